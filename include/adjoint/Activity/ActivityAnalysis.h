@@ -1,0 +1,78 @@
+//===- adjoint/Activity/ActivityAnalysis.h - What carries derivatives -*- C++ -*-//
+//
+// Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// A value is active when a derivative can flow through it: it depends on an
+// active input (it is "varied") and an active output depends on it (it is
+// "useful"). Everything else is constant: synthesis emits no derivative code
+// for it, which is what makes gradients of mixed integer/float code cheap.
+//
+// Both directions are data-flow fixed points computed with one worklist
+// pass each, so the analysis is linear in the size of the function.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_ACTIVITY_ACTIVITYANALYSIS_H
+#define ADJOINT_ACTIVITY_ACTIVITYANALYSIS_H
+
+#include "adjoint/Frontend/AutodiffRequest.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/PassManager.h"
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace adjoint {
+
+class ActivityInfo {
+public:
+  /// Analyzes \p F for the given activity of each of its parameters. The
+  /// return value, when floating-point, is the active output.
+  ActivityInfo(const llvm::Function &F, llvm::ArrayRef<ArgActivity> Args);
+
+  /// Can a nonzero derivative flow through \p V?
+  bool isActive(const llvm::Value *V) const {
+    return Varied.contains(V) && Useful.contains(V);
+  }
+  /// Does \p V depend on an active input?
+  bool isVaried(const llvm::Value *V) const { return Varied.contains(V); }
+  /// Does an active output depend on \p V?
+  bool isUseful(const llvm::Value *V) const { return Useful.contains(V); }
+
+  void print(llvm::raw_ostream &OS) const;
+
+private:
+  void propagateVaried(llvm::ArrayRef<ArgActivity> Args);
+  void propagateUseful();
+
+  const llvm::Function &F;
+  llvm::SmallPtrSet<const llvm::Value *, 32> Varied;
+  llvm::SmallPtrSet<const llvm::Value *, 32> Useful;
+};
+
+/// The activities a parameter gets when the call gives it no marker.
+llvm::SmallVector<ArgActivity, 8> defaultActivities(const llvm::Function &F);
+
+/// `opt -passes='print<adjoint-activity>'`: prints, for every defined
+/// function, the activity of each argument and instruction under the default
+/// activities of its parameters.
+class ActivityPrinterPass
+    : public llvm::PassInfoMixin<ActivityPrinterPass> {
+public:
+  explicit ActivityPrinterPass(llvm::raw_ostream &OS) : OS(OS) {}
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &AM);
+  static bool isRequired() { return true; }
+
+private:
+  llvm::raw_ostream &OS;
+};
+
+} // namespace adjoint
+
+#endif // ADJOINT_ACTIVITY_ACTIVITYANALYSIS_H

@@ -1,0 +1,95 @@
+//===- adjoint/Frontend/AutodiffRequest.h - Parse API calls -----*- C++ -*-===//
+//
+// Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The frontend reads a call to __enzyme_autodiff and turns it into a request:
+// which function to differentiate, the activity of each of its parameters,
+// the values (and shadows) the caller passes, and how the caller expects the
+// gradients back. It owns the API contract of shared/api-semantics.md and
+// nothing else: it never looks at the body of the differentiated function.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_FRONTEND_AUTODIFFREQUEST_H
+#define ADJOINT_FRONTEND_AUTODIFFREQUEST_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+
+namespace llvm {
+class CallBase;
+class Function;
+class GlobalVariable;
+class Module;
+class Type;
+class Value;
+} // namespace llvm
+
+namespace adjoint {
+
+/// How a parameter of the differentiated function takes part in AD.
+enum class ArgActivity {
+  Const,     ///< Not differentiated.
+  Dup,       ///< Pointer with a shadow pointer of the same shape.
+  DupNoNeed, ///< As Dup; primal results written through it are not needed.
+  Out,       ///< Active scalar by value; its gradient is returned.
+};
+
+llvm::StringRef activityName(ArgActivity A);
+
+/// True for the activities that consume a shadow argument.
+inline bool hasShadow(ArgActivity A) {
+  return A == ArgActivity::Dup || A == ArgActivity::DupNoNeed;
+}
+
+/// One parameter of the differentiated function, as the caller supplied it.
+struct RequestArg {
+  ArgActivity Activity = ArgActivity::Const;
+  llvm::Value *Primal = nullptr; ///< Already converted to the parameter type.
+  llvm::Value *Shadow = nullptr; ///< Only for Dup and DupNoNeed.
+};
+
+/// A parsed call to __enzyme_autodiff.
+struct AutodiffRequest {
+  llvm::CallBase *Call = nullptr;
+  llvm::Function *Fn = nullptr;
+  llvm::SmallVector<RequestArg, 8> Args; ///< One per parameter of Fn.
+
+  /// The activity pattern: together with Fn, what identifies the gradient
+  /// function that serves this request.
+  llvm::SmallVector<ArgActivity, 8> activities() const;
+};
+
+/// Prefixes of the entry points this frontend understands.
+constexpr llvm::StringLiteral AutodiffPrefix = "__enzyme_autodiff";
+
+/// Is \p GV one of the activity-marker globals (enzyme_dup, ...)?
+std::optional<ArgActivity> markerActivity(llvm::StringRef GlobalName);
+
+/// Parses \p Call. On misuse, reports an error located at the call and
+/// returns std::nullopt. Inserts conversions (undoing C's variadic
+/// promotions) before the call.
+std::optional<AutodiffRequest> parseAutodiffCall(llvm::CallBase &Call);
+
+/// Replaces the call of \p R with a call to \p Gradient (see
+/// GradientSynthesis.h), converting the gradients it returns to the return
+/// type the caller declared for __enzyme_autodiff: void, one scalar, a
+/// struct or vector of them, or a struct returned through an sret pointer.
+/// Reports an error and returns false when they do not match.
+bool lowerAutodiffCall(const AutodiffRequest &R, llvm::Function &Gradient);
+
+/// Replaces a call that could not be served with a zero result, so that the
+/// module stays valid after an error was reported.
+void discardAutodiffCall(llvm::CallBase &Call);
+
+/// After all calls were replaced: removes the marker loads that are now dead
+/// and gives every marker global that is still referenced a definition, so
+/// that programs which never define them still link.
+void finalizeMarkerGlobals(llvm::Module &M);
+
+} // namespace adjoint
+
+#endif // ADJOINT_FRONTEND_AUTODIFFREQUEST_H

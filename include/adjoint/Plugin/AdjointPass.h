@@ -1,0 +1,47 @@
+//===- adjoint/Plugin/AdjointPass.h - The module pass -----------*- C++ -*-===//
+//
+// Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The `adjoint` module pass (also registered as `enzyme`): finds every call
+// to __enzyme_autodiff, runs the stages on it and replaces the call with a
+// call to the generated gradient. Requests with the same function and
+// activity pattern share one gradient function.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_PLUGIN_ADJOINTPASS_H
+#define ADJOINT_PLUGIN_ADJOINTPASS_H
+
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/OptimizationLevel.h"
+
+namespace llvm {
+class PassBuilder;
+} // namespace llvm
+
+namespace adjoint {
+
+class AdjointPass : public llvm::PassInfoMixin<AdjointPass> {
+public:
+  /// \p PB and \p Level select the simplification pipeline that cleans up
+  /// generated functions; without \p PB (or at O0) only promotion to SSA and
+  /// dead-code removal run.
+  explicit AdjointPass(llvm::PassBuilder *PB = nullptr,
+                       llvm::OptimizationLevel Level =
+                           llvm::OptimizationLevel::O2)
+      : PB(PB), Level(Level) {}
+
+  llvm::PreservedAnalyses run(llvm::Module &M,
+                              llvm::ModuleAnalysisManager &MAM);
+  static bool isRequired() { return true; }
+
+private:
+  llvm::PassBuilder *PB;
+  llvm::OptimizationLevel Level;
+};
+
+} // namespace adjoint
+
+#endif // ADJOINT_PLUGIN_ADJOINTPASS_H

@@ -1,0 +1,70 @@
+//===- adjoint/Rules/DerivativeRules.h - The derivative table ---*- C++ -*-===//
+//
+// Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The rules of DerivativeRules.def, as data: for each differentiable
+// primitive, one formula per operand giving the partial derivative of the
+// result with respect to that operand. Synthesis asks for a rule and emits
+// its partials; it never knows which primitive it is looking at.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_RULES_DERIVATIVERULES_H
+#define ADJOINT_RULES_DERIVATIVERULES_H
+
+#include "adjoint/Rules/RuleExpr.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/Intrinsics.h"
+
+namespace adjoint {
+
+/// What a formula may refer to (see DerivativeRules.def).
+struct RuleScope {
+  rules::Expr X[3]; ///< Operands x, y, z.
+  rules::Expr R;    ///< The primitive's result r.
+  rules::Expr One, Zero;
+};
+
+using PartialFormula = rules::Expr (*)(const RuleScope &);
+
+struct DerivativeRule {
+  enum RuleKind { Instruction, Function };
+  RuleKind Kind;
+  llvm::StringRef Name;        ///< Opcode name, or the C function's name.
+  unsigned Opcode;             ///< For instructions.
+  llvm::Intrinsic::ID IntrinsicID; ///< For functions; may be not_intrinsic.
+  unsigned NumOperands;
+  PartialFormula Partials[3]; ///< One per operand.
+
+  /// Does a derivative flow to operand \p Idx at all? False for conditions
+  /// and integer operands, which the table marks `inactive`.
+  bool isOperandDifferentiable(unsigned Idx) const;
+};
+
+/// Every rule, in table order.
+llvm::ArrayRef<DerivativeRule> allRules();
+
+/// The rule for \p I (an instruction, an intrinsic call, or a call to a C
+/// math function), or null when the table has none.
+const DerivativeRule *findRule(const llvm::Instruction &I);
+
+/// The rule for the C function \p Name ("sin", "sinf", "sinl"), or null.
+const DerivativeRule *findFunctionRule(llvm::StringRef Name);
+
+/// The value that operand \p Idx of \p R refers to in \p I.
+llvm::Value *ruleOperand(const llvm::Instruction &I, unsigned Idx);
+
+/// Emits, at \p B's insertion point, the partial derivative of \p I's result
+/// with respect to rule operand \p Idx. Returns a "none" Expr for operands
+/// that take no derivative. The primal values it uses are \p I's own
+/// operands and result.
+rules::Expr emitPartial(const DerivativeRule &R, llvm::Instruction &I,
+                        unsigned Idx, llvm::IRBuilderBase &B);
+
+} // namespace adjoint
+
+#endif // ADJOINT_RULES_DERIVATIVERULES_H

@@ -1,0 +1,44 @@
+//===- adjoint/Support/Diagnostics.h - User-facing errors -------*- C++ -*-===//
+//
+// Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every error Adjoint reports goes through here, so that all of them carry
+// the source location of the offending construct (when the module has debug
+// info) and reach the user through LLVM's diagnostic machinery: clang prints
+// them as ordinary compiler errors and fails the compilation, opt exits with
+// a non-zero status.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_SUPPORT_DIAGNOSTICS_H
+#define ADJOINT_SUPPORT_DIAGNOSTICS_H
+
+#include "llvm/ADT/Twine.h"
+#include <string>
+
+namespace llvm {
+class Function;
+class Instruction;
+class Value;
+} // namespace llvm
+
+namespace adjoint {
+
+/// Reports an error located at \p At (an instruction of any function).
+/// \p Message says what is wrong and what to do about it.
+void reportError(const llvm::Instruction &At, const llvm::Twine &Message);
+
+/// Describes where \p I is in source terms, "file.c:12:3" when debug info is
+/// present, otherwise "function 'f'". For messages that mention a second
+/// location besides the one the diagnostic points at.
+std::string describeLocation(const llvm::Instruction &I);
+
+/// Names \p V for a message without printing IR: the source-level name of a
+/// function or value when it has one, else its kind.
+std::string describeValue(const llvm::Value &V);
+
+} // namespace adjoint
+
+#endif // ADJOINT_SUPPORT_DIAGNOSTICS_H

@@ -1,0 +1,59 @@
+//===- adjoint/Synthesis/GradientSynthesis.h - Reverse mode -----*- C++ -*-===//
+//
+// Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Builds the gradient function of a canonicalized clone: the forward pass
+// (the clone's own body) followed by a reverse pass that walks the CFG
+// backwards, block by block, and applies the rule of DerivativeRules.def of
+// every active instruction in reverse order.
+//
+// The gradient function takes the primal parameters, each duplicated one
+// followed by its shadow, and returns the gradients of the enzyme_out
+// parameters: nothing, the one gradient, or a literal struct of them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_SYNTHESIS_GRADIENTSYNTHESIS_H
+#define ADJOINT_SYNTHESIS_GRADIENTSYNTHESIS_H
+
+#include "adjoint/Frontend/AutodiffRequest.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/Twine.h"
+
+namespace llvm {
+class Function;
+class FunctionType;
+class Instruction;
+} // namespace llvm
+
+namespace adjoint {
+
+class ActivityInfo;
+
+/// The signature of the gradient of \p F for activities \p Activities.
+llvm::FunctionType *
+gradientFunctionType(const llvm::Function &F,
+                     llvm::ArrayRef<ArgActivity> Activities);
+
+/// What synthesis needs to build one gradient function.
+struct GradientRequest {
+  /// The canonical clone (see Preprocess.h); its body is consumed and it is
+  /// erased, whether or not synthesis succeeds.
+  llvm::Function &Primal;
+  llvm::ArrayRef<ArgActivity> Activities;
+  const ActivityInfo &Activity;
+  llvm::StringRef SourceName;       ///< The user's function, for messages.
+  const llvm::Instruction &Site;    ///< The requesting call, for messages.
+};
+
+/// Builds the gradient function of \p R, named \p Name. Reports what cannot
+/// be differentiated and returns null in that case.
+llvm::Function *synthesizeGradient(const GradientRequest &R,
+                                   const llvm::Twine &Name);
+
+} // namespace adjoint
+
+#endif // ADJOINT_SYNTHESIS_GRADIENTSYNTHESIS_H

@@ -1,0 +1,51 @@
+/*===- adjoint/adjoint.h - Adjoint's user-facing API --------------*- C -*-===*\
+|*                                                                            *|
+|* Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.       *|
+|*                                                                            *|
+|*===----------------------------------------------------------------------===*|
+|*                                                                            *|
+|* Declarations of the Enzyme-compatible C API that the Adjoint compiler      *|
+|* plugin implements. Including this header is optional: code that declares   *|
+|* these names itself, as Enzyme users do, works unchanged.                   *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef ADJOINT_ADJOINT_H
+#define ADJOINT_ADJOINT_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Activity markers. Pass one before an argument to set that argument's
+   activity. They are never defined by the user: the plugin resolves them. */
+extern int enzyme_dup;       /* pointer followed by its shadow */
+extern int enzyme_dupnoneed; /* as dup; primal results need not be written */
+extern int enzyme_const;     /* not differentiated */
+extern int enzyme_out;       /* active scalar by value; gradient returned */
+
+/* Reverse mode: returns the gradients of the enzyme_out arguments (nothing,
+   one scalar, or a struct of them in argument order) and accumulates the
+   gradients of duplicated pointers into their shadows. Declare it with the
+   return type you need, or use the typed C++ helper below. */
+double __enzyme_autodiff(void *fn, ...);
+
+#ifdef __cplusplus
+} /* extern "C" */
+
+namespace adjoint {
+/// Calls __enzyme_autodiff with return type \p R; e.g.
+/// \code
+///   struct G { double dx, dy; };
+///   G g = adjoint::autodiff<G>(f, x, y);
+/// \endcode
+template <typename R, typename Fn, typename... Args>
+inline R autodiff(Fn *fn, Args... args) {
+  using Entry = R (*)(void *, ...);
+  return reinterpret_cast<Entry>(&__enzyme_autodiff)(
+      reinterpret_cast<void *>(fn), args...);
+}
+} // namespace adjoint
+#endif
+
+#endif /* ADJOINT_ADJOINT_H */

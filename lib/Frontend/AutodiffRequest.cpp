@@ -1,0 +1,253 @@
+//===- AutodiffRequest.cpp - Parse __enzyme_autodiff calls ------------------===//
+//
+// Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adjoint/Frontend/AutodiffRequest.h"
+#include "adjoint/Support/Diagnostics.h"
+#include "adjoint/Support/TypeUtils.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalAlias.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace adjoint {
+
+StringRef activityName(ArgActivity A) {
+  switch (A) {
+  case ArgActivity::Const:
+    return "enzyme_const";
+  case ArgActivity::Dup:
+    return "enzyme_dup";
+  case ArgActivity::DupNoNeed:
+    return "enzyme_dupnoneed";
+  case ArgActivity::Out:
+    return "enzyme_out";
+  }
+  llvm_unreachable("unknown activity");
+}
+
+SmallVector<ArgActivity, 8> AutodiffRequest::activities() const {
+  SmallVector<ArgActivity, 8> Result;
+  for (const RequestArg &A : Args)
+    Result.push_back(A.Activity);
+  return Result;
+}
+
+std::optional<ArgActivity> markerActivity(StringRef Name) {
+  return StringSwitch<std::optional<ArgActivity>>(Name)
+      .Case("enzyme_dup", ArgActivity::Dup)
+      .Case("enzyme_dupnoneed", ArgActivity::DupNoNeed)
+      .Case("enzyme_const", ArgActivity::Const)
+      .Case("enzyme_out", ArgActivity::Out)
+      .Default(std::nullopt);
+}
+
+namespace {
+
+/// The marker global an argument refers to, if it is one: the value loaded
+/// from it (the usual `enzyme_const` in C) or its address.
+const GlobalVariable *markerGlobal(const Value *Arg) {
+  if (const auto *LI = dyn_cast<LoadInst>(Arg))
+    Arg = LI->getPointerOperand();
+  if (const auto *PI = dyn_cast<PtrToIntOperator>(Arg))
+    Arg = PI->getPointerOperand();
+  const auto *GV = dyn_cast<GlobalVariable>(Arg->stripPointerCasts());
+  if (GV && GV->getName().starts_with("enzyme_"))
+    return GV;
+  return nullptr;
+}
+
+std::string typeName(const Type *T) {
+  std::string S;
+  raw_string_ostream OS(S);
+  T->print(OS);
+  return S;
+}
+
+ArgActivity defaultActivity(const Type *ParamTy) {
+  if (isFloatAggregate(ParamTy))
+    return ArgActivity::Out;
+  if (ParamTy->isPointerTy())
+    return ArgActivity::Dup;
+  return ArgActivity::Const;
+}
+
+/// Walks the call's arguments once, turning them into per-parameter entries.
+class CallParser {
+public:
+  explicit CallParser(CallBase &Call) : Call(Call), Builder(&Call) {}
+
+  std::optional<AutodiffRequest> parse();
+
+private:
+  bool fail(const Twine &Message) {
+    reportError(Call, Message);
+    return false;
+  }
+  bool parseParameter(unsigned Index, AutodiffRequest &R);
+  Value *convert(Value *V, Type *To, unsigned ParamIndex, StringRef What);
+  std::string paramName(unsigned Index) const {
+    return "parameter " + std::to_string(Index + 1) + " of '" +
+           Fn->getName().str() + "'";
+  }
+
+  CallBase &Call;
+  IRBuilder<> Builder;
+  Function *Fn = nullptr;
+  unsigned Next = 0; ///< The next call argument to consume.
+};
+
+std::optional<AutodiffRequest> CallParser::parse() {
+  // With a large struct return the ABI passes the result buffer first.
+  if (Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet))
+    Next = 1;
+  if (Next >= Call.arg_size()) {
+    fail("__enzyme_autodiff needs the function to differentiate as its "
+         "first argument");
+    return std::nullopt;
+  }
+  Value *Callee = Call.getArgOperand(Next++)->stripPointerCasts();
+  if (auto *GA = dyn_cast<GlobalAlias>(Callee))
+    Callee = GA->getAliaseeObject();
+  Fn = dyn_cast_or_null<Function>(Callee);
+  if (!Fn) {
+    fail("the first argument of __enzyme_autodiff must be a function known "
+         "at compile time, e.g. (void *)f");
+    return std::nullopt;
+  }
+  if (Fn->isDeclaration()) {
+    fail("cannot differentiate '" + Fn->getName() +
+         "': its body is not in this module; define it in the same file or "
+         "link with LTO");
+    return std::nullopt;
+  }
+  if (Fn->isVarArg()) {
+    fail("cannot differentiate variadic function '" + Fn->getName() + "'");
+    return std::nullopt;
+  }
+
+  AutodiffRequest R;
+  R.Call = &Call;
+  R.Fn = Fn;
+  for (unsigned I = 0, E = Fn->arg_size(); I != E; ++I)
+    if (!parseParameter(I, R))
+      return std::nullopt;
+  if (Next != Call.arg_size()) {
+    fail("too many arguments to __enzyme_autodiff: '" + Fn->getName() +
+         "' takes " + Twine(Fn->arg_size()) + " parameters");
+    return std::nullopt;
+  }
+  return R;
+}
+
+bool CallParser::parseParameter(unsigned Index, AutodiffRequest &R) {
+  Type *ParamTy = Fn->getArg(Index)->getType();
+  auto TooFew = [&] {
+    return fail("too few arguments to __enzyme_autodiff: missing a value for " +
+                paramName(Index) + " ('" + Fn->getName() + "' takes " +
+                Twine(Fn->arg_size()) + " parameters)");
+  };
+  if (Next >= Call.arg_size())
+    return TooFew();
+
+  if (Fn->getArg(Index)->hasByValAttr())
+    return fail(paramName(Index) + " is a struct passed by value, which is "
+                "not supported yet; pass a pointer to it instead");
+
+  RequestArg Arg;
+  Arg.Activity = defaultActivity(ParamTy);
+  if (const GlobalVariable *Marker = markerGlobal(Call.getArgOperand(Next))) {
+    std::optional<ArgActivity> A = markerActivity(Marker->getName());
+    if (!A)
+      return fail("unsupported activity marker '" + Marker->getName() +
+                  "'; use enzyme_dup, enzyme_dupnoneed, enzyme_const or "
+                  "enzyme_out");
+    Arg.Activity = *A;
+    if (++Next >= Call.arg_size())
+      return TooFew();
+  }
+
+  if (Arg.Activity == ArgActivity::Out && !isFloatAggregate(ParamTy))
+    return fail("enzyme_out on " + paramName(Index) + " of type " +
+                typeName(ParamTy) + ": only floating-point values passed by "
+                "value can be enzyme_out" +
+                (ParamTy->isPointerTy() ? "; use enzyme_dup with a shadow"
+                                        : "; use enzyme_const"));
+  if (hasShadow(Arg.Activity) && !ParamTy->isPointerTy())
+    return fail(activityName(Arg.Activity) + " on " + paramName(Index) +
+                " of type " + typeName(ParamTy) + ": only pointers have "
+                "shadows" +
+                (isFloatAggregate(ParamTy) ? "; use enzyme_out" : "; use "
+                                                                  "enzyme_"
+                                                                  "const"));
+
+  Arg.Primal = convert(Call.getArgOperand(Next++), ParamTy, Index, "value");
+  if (!Arg.Primal)
+    return false;
+  if (hasShadow(Arg.Activity)) {
+    if (Next >= Call.arg_size() || markerGlobal(Call.getArgOperand(Next)))
+      return fail("missing shadow after " + activityName(Arg.Activity) +
+                  " for " + paramName(Index));
+    Arg.Shadow = convert(Call.getArgOperand(Next++), ParamTy, Index, "shadow");
+    if (!Arg.Shadow)
+      return false;
+  }
+  R.Args.push_back(Arg);
+  return true;
+}
+
+/// Undoes C's default argument promotions (float to double, small integers
+/// to int) so that each value has the type of the parameter it binds to.
+Value *CallParser::convert(Value *V, Type *To, unsigned ParamIndex,
+                           StringRef What) {
+  Type *From = V->getType();
+  if (From == To)
+    return V;
+  if (From->isFloatingPointTy() && To->isFloatingPointTy())
+    return Builder.CreateFPCast(V, To);
+  if (From->isIntegerTy() && To->isIntegerTy())
+    return Builder.CreateIntCast(V, To, /*isSigned=*/true);
+  if (From->isPointerTy() && To->isPointerTy())
+    return Builder.CreatePointerBitCastOrAddrSpaceCast(V, To);
+  fail("the " + What + " passed for " + paramName(ParamIndex) + " has type " +
+       typeName(From) + " but the parameter has type " + typeName(To));
+  return nullptr;
+}
+
+} // namespace
+
+std::optional<AutodiffRequest> parseAutodiffCall(CallBase &Call) {
+  return CallParser(Call).parse();
+}
+
+void finalizeMarkerGlobals(Module &M) {
+  for (GlobalVariable &GV : make_early_inc_range(M.globals())) {
+    if (!markerActivity(GV.getName()))
+      continue;
+    for (User *U : make_early_inc_range(GV.users()))
+      if (auto *LI = dyn_cast<LoadInst>(U); LI && LI->use_empty())
+        LI->eraseFromParent();
+    GV.removeDeadConstantUsers();
+    if (GV.use_empty() && GV.isDeclaration()) {
+      GV.eraseFromParent();
+      continue;
+    }
+    if (!GV.isDeclaration() || !GV.getValueType()->isIntegerTy())
+      continue;
+    // Still referenced (e.g. a marker passed to code we did not rewrite):
+    // define it so the program links. Distinct values keep them apart.
+    unsigned Value = static_cast<unsigned>(*markerActivity(GV.getName())) + 1;
+    GV.setInitializer(ConstantInt::get(GV.getValueType(), Value));
+    GV.setLinkage(GlobalValue::WeakAnyLinkage);
+  }
+}
+
+} // namespace adjoint

@@ -1,0 +1,154 @@
+//===- CallLowering.cpp - Hand gradients back to the caller -----------------===//
+//
+// Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The caller chooses the return type of __enzyme_autodiff. After the C ABI
+// has lowered it, a `struct { double dx, dy; }` arrives as `{double,
+// double}`, a `struct { float a, b; }` as `<2 x float>`, a struct of three
+// doubles through an sret pointer. All of them are matched leaf by leaf
+// against the gradients of the enzyme_out arguments.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adjoint/Frontend/AutodiffRequest.h"
+#include "adjoint/Support/Diagnostics.h"
+#include "adjoint/Support/TypeUtils.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace adjoint {
+
+namespace {
+
+/// Appends the scalar leaves of \p V (see flattenLeaves).
+void extractLeaves(IRBuilderBase &B, Value *V, SmallVectorImpl<Value *> &Out) {
+  Type *T = V->getType();
+  if (auto *VT = dyn_cast<FixedVectorType>(T)) {
+    for (unsigned I = 0, E = VT->getNumElements(); I != E; ++I)
+      Out.push_back(B.CreateExtractElement(V, I));
+  } else if (auto *AT = dyn_cast<ArrayType>(T)) {
+    for (unsigned I = 0, E = AT->getNumElements(); I != E; ++I)
+      extractLeaves(B, B.CreateExtractValue(V, I), Out);
+  } else if (auto *ST = dyn_cast<StructType>(T)) {
+    for (unsigned I = 0, E = ST->getNumElements(); I != E; ++I)
+      extractLeaves(B, B.CreateExtractValue(V, I), Out);
+  } else if (!T->isVoidTy()) {
+    Out.push_back(V);
+  }
+}
+
+/// Builds a value of type \p T from leaves, converting each leaf's
+/// floating-point precision as needed.
+Value *assemble(IRBuilderBase &B, Type *T, ArrayRef<Value *> &Leaves) {
+  if (auto *VT = dyn_cast<FixedVectorType>(T)) {
+    Value *V = PoisonValue::get(VT);
+    for (unsigned I = 0, E = VT->getNumElements(); I != E; ++I)
+      V = B.CreateInsertElement(V, assemble(B, VT->getElementType(), Leaves),
+                                I);
+    return V;
+  }
+  if (isa<ArrayType>(T) || isa<StructType>(T)) {
+    Value *V = PoisonValue::get(T);
+    for (unsigned I = 0, E = T->getNumContainedTypes(); I != E; ++I) {
+      Type *Elt = isa<ArrayType>(T) ? T->getArrayElementType()
+                                    : T->getStructElementType(I);
+      V = B.CreateInsertValue(V, assemble(B, Elt, Leaves), I);
+    }
+    return V;
+  }
+  Value *Leaf = Leaves.front();
+  Leaves = Leaves.drop_front();
+  return B.CreateFPCast(Leaf, T);
+}
+
+bool leavesConvertible(ArrayRef<Type *> From, ArrayRef<Type *> To) {
+  if (From.size() != To.size())
+    return false;
+  for (auto [F, T] : zip(From, To))
+    if (!F->isFloatingPointTy() || !T->isFloatingPointTy())
+      return false;
+  return true;
+}
+
+/// Erases the API call, keeping the CFG intact when it was an invoke.
+void eraseCall(CallBase &Call) {
+  if (auto *Invoke = dyn_cast<InvokeInst>(&Call)) {
+    BranchInst::Create(Invoke->getNormalDest(), Invoke->getIterator());
+    Invoke->getUnwindDest()->removePredecessor(Invoke->getParent());
+  }
+  Call.eraseFromParent();
+}
+
+std::string typeName(const Type *T) {
+  std::string S;
+  raw_string_ostream OS(S);
+  T->print(OS);
+  return S;
+}
+
+} // namespace
+
+bool lowerAutodiffCall(const AutodiffRequest &R, Function &Gradient) {
+  CallBase &Call = *R.Call;
+  IRBuilder<> B(&Call);
+  SmallVector<Value *, 8> Args;
+  for (const RequestArg &A : R.Args) {
+    Args.push_back(A.Primal);
+    if (hasShadow(A.Activity))
+      Args.push_back(A.Shadow);
+  }
+  CallInst *NewCall = B.CreateCall(&Gradient, Args);
+  NewCall->setDebugLoc(Call.getDebugLoc());
+
+  bool ThroughSRet =
+      Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet);
+  Type *Expected =
+      ThroughSRet ? Call.getParamStructRetType(0) : Call.getType();
+  SmallVector<Type *, 8> ExpectedLeaves, GradientLeaves;
+  flattenLeaves(Expected, ExpectedLeaves);
+  flattenLeaves(Gradient.getReturnType(), GradientLeaves);
+
+  bool ResultUsed = ThroughSRet || !Call.use_empty();
+  if (ResultUsed && !leavesConvertible(GradientLeaves, ExpectedLeaves)) {
+    reportError(Call, "__enzyme_autodiff is declared to return " +
+                          typeName(Expected) + " but '" + R.Fn->getName() +
+                          "' has " + Twine(GradientLeaves.size()) +
+                          " enzyme_out gradient value(s)" +
+                          (GradientLeaves.empty()
+                               ? ""
+                               : " of type " +
+                                     typeName(Gradient.getReturnType())) +
+                          "; declare a return type with one floating-point "
+                          "field per enzyme_out argument, in argument order");
+    NewCall->eraseFromParent();
+    return false;
+  }
+
+  if (ResultUsed) {
+    SmallVector<Value *, 8> Leaves;
+    extractLeaves(B, NewCall, Leaves);
+    ArrayRef<Value *> Remaining = Leaves;
+    Value *Result = assemble(B, Expected, Remaining);
+    if (ThroughSRet)
+      B.CreateStore(Result, Call.getArgOperand(0));
+    else
+      Call.replaceAllUsesWith(Result);
+  }
+  eraseCall(Call);
+  return true;
+}
+
+void discardAutodiffCall(CallBase &Call) {
+  if (!Call.getType()->isVoidTy())
+    Call.replaceAllUsesWith(Constant::getNullValue(Call.getType()));
+  eraseCall(Call);
+}
+
+} // namespace adjoint

@@ -1,0 +1,70 @@
+//===- Plugin.cpp - Registration with LLVM's pass builder -------------------===//
+//
+// Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Only registration lives here: the pass names opt understands, and the
+// extension point through which clang, flang and lld run AD after their
+// optimization pipelines.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adjoint/Activity/ActivityAnalysis.h"
+#include "adjoint/Plugin/AdjointPass.h"
+
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace {
+
+/// `adjoint`, `enzyme` (for Enzyme's build scripts), or `adjoint<O0>` ...
+/// `adjoint<O3>` to choose how generated functions are cleaned up.
+std::optional<OptimizationLevel> parseAdjointPassName(StringRef Name) {
+  if (Name == "adjoint" || Name == "enzyme")
+    return OptimizationLevel::O2;
+  if (!Name.consume_front("adjoint<") || !Name.consume_back(">"))
+    return std::nullopt;
+  return StringSwitch<std::optional<OptimizationLevel>>(Name)
+      .Case("O0", OptimizationLevel::O0)
+      .Case("O1", OptimizationLevel::O1)
+      .Case("O2", OptimizationLevel::O2)
+      .Case("O3", OptimizationLevel::O3)
+      .Default(std::nullopt);
+}
+
+void registerAdjoint(PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(
+      [&PB](StringRef Name, ModulePassManager &MPM,
+            ArrayRef<PassBuilder::PipelineElement>) {
+        std::optional<OptimizationLevel> Level = parseAdjointPassName(Name);
+        if (!Level)
+          return false;
+        MPM.addPass(adjoint::AdjointPass(&PB, *Level));
+        return true;
+      });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "print<adjoint-activity>")
+          return false;
+        FPM.addPass(adjoint::ActivityPrinterPass(outs()));
+        return true;
+      });
+  // After the whole optimization pipeline, at every level including O0, so
+  // that AD sees optimized IR.
+  PB.registerOptimizerLastEPCallback(
+      [&PB](ModulePassManager &MPM, OptimizationLevel Level) {
+        MPM.addPass(adjoint::AdjointPass(&PB, Level));
+      });
+}
+
+} // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "Adjoint", ADJOINT_VERSION,
+          registerAdjoint};
+}

@@ -1,0 +1,151 @@
+//===- DerivativeRules.cpp - The derivative table ---------------------------===//
+//
+// Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adjoint/Rules/DerivativeRules.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Instruction.h"
+
+using namespace llvm;
+
+namespace adjoint {
+
+namespace {
+
+// Turn each formula of the table into a captureless function; the names it
+// may use are bound here.
+#define ADJOINT_PARTIAL(Formula)                                               \
+  [](const RuleScope &S) -> rules::Expr {                                      \
+    using namespace rules;                                                     \
+    [[maybe_unused]] const Expr &x = S.X[0], &y = S.X[1], &z = S.X[2],         \
+                                &r = S.R, &one = S.One, &zero = S.Zero;        \
+    [[maybe_unused]] const Expr inactive;                                      \
+    return Formula;                                                            \
+  }
+#define ADJOINT_PARTIALS_1(A) 1, {ADJOINT_PARTIAL(A), nullptr, nullptr}
+#define ADJOINT_PARTIALS_2(A, B)                                               \
+  2, {ADJOINT_PARTIAL(A), ADJOINT_PARTIAL(B), nullptr}
+#define ADJOINT_PARTIALS_3(A, B, C)                                            \
+  3, {ADJOINT_PARTIAL(A), ADJOINT_PARTIAL(B), ADJOINT_PARTIAL(C)}
+#define ADJOINT_PICK(_1, _2, _3, Name, ...) Name
+#define ADJOINT_PARTIALS(...)                                                  \
+  ADJOINT_PICK(__VA_ARGS__, ADJOINT_PARTIALS_3, ADJOINT_PARTIALS_2,            \
+               ADJOINT_PARTIALS_1, unused)(__VA_ARGS__)
+
+const DerivativeRule Rules[] = {
+#define ADJOINT_INSTRUCTION(Opcode, ...)                                       \
+  {DerivativeRule::Instruction, #Opcode, Instruction::Opcode,                  \
+   Intrinsic::not_intrinsic, ADJOINT_PARTIALS(__VA_ARGS__)},
+#define ADJOINT_FUNCTION(Name, IID, ...)                                       \
+  {DerivativeRule::Function, #Name, 0, Intrinsic::IID,                         \
+   ADJOINT_PARTIALS(__VA_ARGS__)},
+#include "adjoint/Rules/DerivativeRules.def"
+};
+
+struct RuleIndex {
+  DenseMap<unsigned, const DerivativeRule *> ByOpcode;
+  DenseMap<unsigned, const DerivativeRule *> ByIntrinsic;
+  StringMap<const DerivativeRule *> ByName;
+
+  RuleIndex() {
+    for (const DerivativeRule &R : Rules) {
+      if (R.Kind == DerivativeRule::Instruction) {
+        ByOpcode[R.Opcode] = &R;
+        continue;
+      }
+      ByName[R.Name] = &R;
+      if (R.IntrinsicID != Intrinsic::not_intrinsic)
+        ByIntrinsic[R.IntrinsicID] = &R;
+    }
+  }
+};
+
+const RuleIndex &ruleIndex() {
+  static const RuleIndex Index;
+  return Index;
+}
+
+/// Does the C name agree with the floating-point type it computes in?
+/// `sin` must compute in double, `sinf` in float, `sinl` in long double.
+bool nameMatchesType(StringRef Name, const DerivativeRule &R, const Type *Ty) {
+  if (!Ty->isFloatingPointTy())
+    return false;
+  if (Name == R.Name)
+    return Ty->isDoubleTy();
+  if (Name.ends_with("f"))
+    return Ty->isFloatTy();
+  return Ty->isX86_FP80Ty() || Ty->isFP128Ty() || Ty->isPPC_FP128Ty();
+}
+
+} // namespace
+
+bool DerivativeRule::isOperandDifferentiable(unsigned Idx) const {
+  return Idx < NumOperands && Partials[Idx];
+}
+
+ArrayRef<DerivativeRule> allRules() { return Rules; }
+
+const DerivativeRule *findFunctionRule(StringRef Name) {
+  const auto &ByName = ruleIndex().ByName;
+  if (auto It = ByName.find(Name); It != ByName.end())
+    return It->second;
+  if (Name.ends_with("f") || Name.ends_with("l"))
+    if (auto It = ByName.find(Name.drop_back()); It != ByName.end())
+      return It->second;
+  return nullptr;
+}
+
+const DerivativeRule *findRule(const Instruction &I) {
+  const RuleIndex &Index = ruleIndex();
+  const auto *Call = dyn_cast<CallBase>(&I);
+  if (!Call) {
+    auto It = Index.ByOpcode.find(I.getOpcode());
+    return It == Index.ByOpcode.end() ? nullptr : It->second;
+  }
+  const Function *Callee = Call->getCalledFunction();
+  if (!Callee)
+    return nullptr;
+  const DerivativeRule *R = nullptr;
+  if (Intrinsic::ID IID = Callee->getIntrinsicID()) {
+    auto It = Index.ByIntrinsic.find(IID);
+    R = It == Index.ByIntrinsic.end() ? nullptr : It->second;
+  } else if (Callee->isDeclaration()) {
+    // Only the C library's own function: a user's `double sin(...)` with a
+    // body is differentiated like any other code.
+    R = findFunctionRule(Callee->getName());
+    Type *ArgTy = Call->arg_size() ? Call->getArgOperand(0)->getType() : nullptr;
+    if (R && (!ArgTy || !nameMatchesType(Callee->getName(), *R, ArgTy)))
+      R = nullptr;
+  }
+  if (R && R->NumOperands != Call->arg_size())
+    return nullptr;
+  return R;
+}
+
+Value *ruleOperand(const Instruction &I, unsigned Idx) {
+  if (const auto *Call = dyn_cast<CallBase>(&I))
+    return Call->getArgOperand(Idx);
+  return I.getOperand(Idx);
+}
+
+rules::Expr emitPartial(const DerivativeRule &R, Instruction &I, unsigned Idx,
+                        IRBuilderBase &B) {
+  if (!R.isOperandDifferentiable(Idx))
+    return rules::Expr();
+  RuleScope S;
+  for (unsigned Op = 0; Op != R.NumOperands; ++Op)
+    S.X[Op] = rules::Expr(B, ruleOperand(I, Op));
+  S.R = rules::Expr(B, &I);
+  if (I.getType()->isFPOrFPVectorTy()) {
+    S.One = S.R.constant(1.0);
+    S.Zero = S.R.constant(0.0);
+  }
+  return R.Partials[Idx](S);
+}
+
+} // namespace adjoint

@@ -1,0 +1,191 @@
+//===- RuleExpr.cpp - Formulas that emit IR ---------------------------------===//
+//
+// Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adjoint/Rules/RuleExpr.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace adjoint {
+namespace rules {
+
+Expr Expr::constant(double C) const {
+  return Expr(*B, ConstantFP::get(type(), C));
+}
+
+bool Expr::isConstant(double C) const {
+  auto *K = dyn_cast_or_null<Constant>(V);
+  if (K && K->getType()->isVectorTy())
+    K = K->getSplatValue();
+  auto *FP = dyn_cast_or_null<ConstantFP>(K);
+  return FP && FP->isExactlyValue(C);
+}
+
+namespace {
+
+/// `where(c, p, q)` with constant arms: multiplying it by something is
+/// better routed than multiplied, e.g. adj * (c ? 1 : 0) is c ? adj : 0.
+bool isConstantSelect(const Expr &E) {
+  auto *S = dyn_cast_or_null<SelectInst>(E.value());
+  return S && isa<Constant>(S->getTrueValue()) &&
+         isa<Constant>(S->getFalseValue());
+}
+
+Expr distributeOverSelect(const Expr &Factor, const Expr &Select) {
+  auto *S = cast<SelectInst>(Select.value());
+  IRBuilderBase &B = Select.builder();
+  Expr Cond(B, S->getCondition());
+  Expr T = Factor * Expr(B, S->getTrueValue());
+  Expr F = Factor * Expr(B, S->getFalseValue());
+  // The select itself may now be dead; later cleanup removes it.
+  return where(Cond, T, F);
+}
+
+/// Calls a C math function by its double name ("sinh"), choosing the float
+/// or long double variant by type. Half precision goes through float, and
+/// vectors are computed lane by lane.
+Value *callLibm(IRBuilderBase &B, StringRef Name, Value *Arg) {
+  Type *Ty = Arg->getType();
+  if (auto *VT = dyn_cast<FixedVectorType>(Ty)) {
+    Value *Result = PoisonValue::get(VT);
+    for (unsigned I = 0, E = VT->getNumElements(); I != E; ++I) {
+      Value *Lane = callLibm(B, Name, B.CreateExtractElement(Arg, I));
+      Result = B.CreateInsertElement(Result, Lane, I);
+    }
+    return Result;
+  }
+  if (Ty->isHalfTy() || Ty->isBFloatTy()) {
+    Value *Wide = callLibm(B, Name, B.CreateFPExt(Arg, B.getFloatTy()));
+    return B.CreateFPTrunc(Wide, Ty);
+  }
+  std::string Symbol = Name.str();
+  if (Ty->isFloatTy())
+    Symbol += 'f';
+  else if (!Ty->isDoubleTy())
+    Symbol += 'l';
+  Module *M = B.GetInsertBlock()->getModule();
+  FunctionCallee Callee = M->getOrInsertFunction(Symbol, Ty, Ty);
+  if (auto *Fn = dyn_cast<Function>(Callee.getCallee())) {
+    // Derivative code only needs the value; errno is irrelevant to it.
+    Fn->setDoesNotThrow();
+    Fn->setWillReturn();
+  }
+  return B.CreateCall(Callee, {Arg});
+}
+
+} // namespace
+
+Expr operator+(const Expr &A, const Expr &B) {
+  if (A.isConstant(0.0))
+    return B;
+  if (B.isConstant(0.0))
+    return A;
+  return Expr(A.builder(), A.builder().CreateFAdd(A.value(), B.value()));
+}
+
+Expr operator-(const Expr &A, const Expr &B) {
+  if (B.isConstant(0.0))
+    return A;
+  if (A.isConstant(0.0))
+    return -B;
+  return Expr(A.builder(), A.builder().CreateFSub(A.value(), B.value()));
+}
+
+Expr operator*(const Expr &A, const Expr &B) {
+  if (A.isConstant(1.0))
+    return B;
+  if (B.isConstant(1.0))
+    return A;
+  // Derivatives follow the convention that a zero partial contributes
+  // nothing, even when the other factor is infinite.
+  if (A.isConstant(0.0))
+    return A;
+  if (B.isConstant(0.0))
+    return B;
+  if (A.isConstant(-1.0))
+    return -B;
+  if (B.isConstant(-1.0))
+    return -A;
+  if (isConstantSelect(B))
+    return distributeOverSelect(A, B);
+  if (isConstantSelect(A))
+    return distributeOverSelect(B, A);
+  return Expr(A.builder(), A.builder().CreateFMul(A.value(), B.value()));
+}
+
+Expr operator/(const Expr &A, const Expr &B) {
+  if (B.isConstant(1.0))
+    return A;
+  return Expr(A.builder(), A.builder().CreateFDiv(A.value(), B.value()));
+}
+
+Expr operator-(const Expr &A) {
+  return Expr(A.builder(), A.builder().CreateFNeg(A.value()));
+}
+
+Expr operator<(const Expr &A, const Expr &B) {
+  return Expr(A.builder(), A.builder().CreateFCmpOLT(A.value(), B.value()));
+}
+
+Expr operator<=(const Expr &A, const Expr &B) {
+  return Expr(A.builder(), A.builder().CreateFCmpOLE(A.value(), B.value()));
+}
+
+Expr operator==(const Expr &A, const Expr &B) {
+  return Expr(A.builder(), A.builder().CreateFCmpOEQ(A.value(), B.value()));
+}
+
+Expr where(const Expr &Cond, const Expr &A, const Expr &B) {
+  if (A.value() == B.value())
+    return A;
+  return Expr(Cond.builder(),
+              Cond.builder().CreateSelect(Cond.value(), A.value(), B.value()));
+}
+
+static Expr unaryIntrinsic(Intrinsic::ID ID, const Expr &A) {
+  return Expr(A.builder(), A.builder().CreateUnaryIntrinsic(ID, A.value()));
+}
+
+Expr sqrt(const Expr &A) { return unaryIntrinsic(Intrinsic::sqrt, A); }
+Expr exp(const Expr &A) { return unaryIntrinsic(Intrinsic::exp, A); }
+Expr log(const Expr &A) { return unaryIntrinsic(Intrinsic::log, A); }
+Expr sin(const Expr &A) { return unaryIntrinsic(Intrinsic::sin, A); }
+Expr cos(const Expr &A) { return unaryIntrinsic(Intrinsic::cos, A); }
+Expr trunc(const Expr &A) { return unaryIntrinsic(Intrinsic::trunc, A); }
+
+Expr sinh(const Expr &A) {
+  return Expr(A.builder(), callLibm(A.builder(), "sinh", A.value()));
+}
+
+Expr cosh(const Expr &A) {
+  return Expr(A.builder(), callLibm(A.builder(), "cosh", A.value()));
+}
+
+Expr pow(const Expr &A, const Expr &B) {
+  if (B.isConstant(1.0))
+    return A;
+  if (B.isConstant(0.0))
+    return A.constant(1.0);
+  return Expr(A.builder(), A.builder().CreateBinaryIntrinsic(
+                               Intrinsic::pow, A.value(), B.value()));
+}
+
+Expr copysign(const Expr &Magnitude, const Expr &Sign) {
+  return Expr(Magnitude.builder(),
+              Magnitude.builder().CreateBinaryIntrinsic(
+                  Intrinsic::copysign, Magnitude.value(), Sign.value()));
+}
+
+Expr toFloat(const Expr &Int, const Expr &Like) {
+  return Expr(Int.builder(),
+              Int.builder().CreateSIToFP(Int.value(), Like.type()));
+}
+
+} // namespace rules
+} // namespace adjoint

@@ -1,0 +1,50 @@
+//===- Diagnostics.cpp - User-facing errors ---------------------------------===//
+//
+// Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adjoint/Support/Diagnostics.h"
+
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instruction.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace adjoint {
+
+void reportError(const Instruction &At, const Twine &Message) {
+  const Function &F = *At.getFunction();
+  // DiagnosticInfoUnsupported is what clang turns into a located
+  // "error: ..." without printing IR or a backtrace.
+  F.getContext().diagnose(
+      DiagnosticInfoUnsupported(F, "adjoint: " + Message, At.getDebugLoc()));
+}
+
+std::string describeLocation(const Instruction &I) {
+  std::string S;
+  raw_string_ostream OS(S);
+  if (const DebugLoc &DL = I.getDebugLoc()) {
+    OS << DL->getFilename() << ':' << DL.getLine();
+    if (DL.getCol())
+      OS << ':' << DL.getCol();
+    return S;
+  }
+  OS << "function '" << demangle(I.getFunction()->getName()) << "'";
+  return S;
+}
+
+std::string describeValue(const Value &V) {
+  if (isa<Function>(V) || V.hasName())
+    return "'" + demangle(V.getName()) + "'";
+  if (const auto *I = dyn_cast<Instruction>(&V))
+    return std::string("the result of a '") + I->getOpcodeName() + "'";
+  return "an unnamed value";
+}
+
+} // namespace adjoint

@@ -1,0 +1,119 @@
+//===- Differentiability.cpp - Can synthesis handle this function? ----------===//
+//
+// Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Synthesis must never produce a silently wrong gradient. Everything it
+// cannot differentiate is found here, before any code is emitted, and
+// reported with the offending construct's source line and a remedy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Differentiability.h"
+
+#include "adjoint/Activity/ActivityAnalysis.h"
+#include "adjoint/Rules/DerivativeRules.h"
+#include "adjoint/Support/Diagnostics.h"
+#include "adjoint/Support/TypeUtils.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+
+using namespace llvm;
+
+namespace adjoint {
+
+namespace {
+
+class DifferentiabilityChecker {
+public:
+  DifferentiabilityChecker(const Function &F, const ActivityInfo &Activity,
+                           StringRef SourceName, const Instruction &Site)
+      : F(F), Activity(Activity),
+        Context(" (in the gradient of '" + demangle(SourceName) +
+                "' requested at " + describeLocation(Site) + ")") {}
+
+  bool run() {
+    checkLoops();
+    for (const Instruction &I : instructions(F))
+      checkInstruction(I);
+    return Ok;
+  }
+
+private:
+  void fail(const Instruction &At, const Twine &Message) {
+    reportError(At, Message + Context);
+    Ok = false;
+  }
+
+  void checkLoops() {
+    DominatorTree DT(const_cast<Function &>(F));
+    LoopInfo LI(DT);
+    for (const Loop *L : LI)
+      fail(*L->getHeader()->getFirstNonPHIOrDbg(),
+           "loops are not supported yet; this loop cannot be differentiated");
+  }
+
+  void checkInstruction(const Instruction &I);
+  void checkCall(const CallBase &Call);
+
+  const Function &F;
+  const ActivityInfo &Activity;
+  std::string Context;
+  bool Ok = true;
+};
+
+void DifferentiabilityChecker::checkInstruction(const Instruction &I) {
+  if (const auto *SI = dyn_cast<StoreInst>(&I)) {
+    if (Activity.isVaried(SI->getValueOperand()) &&
+        containsFloat(SI->getValueOperand()->getType()))
+      fail(I, "storing a value that carries a derivative to memory is not "
+              "supported yet");
+    return;
+  }
+  if (!Activity.isActive(&I) || isa<PHINode>(I))
+    return;
+  if (const auto *Call = dyn_cast<CallBase>(&I))
+    return checkCall(*Call);
+  if (isa<LoadInst>(I))
+    return fail(I, "reading floating-point data through a differentiated "
+                   "pointer is not supported yet");
+  if (!findRule(I))
+    fail(I, Twine("the '") + I.getOpcodeName() +
+                "' instruction cannot be differentiated yet");
+}
+
+void DifferentiabilityChecker::checkCall(const CallBase &Call) {
+  if (Call.isInlineAsm())
+    return fail(Call, "inline assembly cannot be differentiated; compute "
+                      "this value in C, or pass its inputs as enzyme_const");
+  if (findRule(Call))
+    return;
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee)
+    return fail(Call, "indirect calls cannot be differentiated yet");
+  if (Callee->isDeclaration())
+    return fail(Call, "call to external function '" +
+                          demangle(Callee->getName()) +
+                          "', which has no body and no derivative rule: "
+                          "define it in this module, register a custom "
+                          "gradient for it, or mark its inputs enzyme_const");
+  fail(Call, "call to '" + demangle(Callee->getName()) +
+                 "' cannot be differentiated yet: calls to other functions "
+                 "are not supported; let the compiler inline it (e.g. "
+                 "'static inline')");
+}
+
+} // namespace
+
+bool checkDifferentiable(const Function &F, const ActivityInfo &Activity,
+                         StringRef SourceName, const Instruction &Site) {
+  return DifferentiabilityChecker(F, Activity, SourceName, Site).run();
+}
+
+} // namespace adjoint

@@ -1,0 +1,385 @@
+//===- GradientSynthesis.cpp - Reverse mode ----------------------------------===//
+//
+// Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Shape of a gradient function:
+//
+//   forward blocks   the primal body; each `ret` becomes a branch to the
+//                    reverse of its block, after seeding the return's adjoint
+//   reverse blocks   one per forward block, visiting its active instructions
+//                    backwards; then on to the reverse of the predecessor the
+//                    forward pass came from (recorded by a phi in the forward
+//                    block when there are several), passing phi adjoints
+//                    along that edge; the reverse of the entry block returns
+//                    the gradients
+//
+// Adjoints live in stack slots, one per active value, so that contributions
+// from several uses and several paths simply accumulate. Reverse code uses
+// primal values directly; where such a use is not dominated by its
+// definition, the value is routed through a stack slot too. PromoteMemToReg
+// finally turns all slots back into SSA registers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adjoint/Synthesis/GradientSynthesis.h"
+#include "Differentiability.h"
+
+#include "adjoint/Activity/ActivityAnalysis.h"
+#include "adjoint/Rules/DerivativeRules.h"
+#include "adjoint/Support/Diagnostics.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+
+#define DEBUG_TYPE "adjoint-synthesis"
+
+using namespace llvm;
+
+namespace adjoint {
+
+FunctionType *gradientFunctionType(const Function &F,
+                                   ArrayRef<ArgActivity> Activities) {
+  SmallVector<Type *, 8> Params;
+  SmallVector<Type *, 4> Gradients;
+  for (const Argument &A : F.args()) {
+    ArgActivity Act = Activities[A.getArgNo()];
+    Params.push_back(A.getType());
+    if (hasShadow(Act))
+      Params.push_back(A.getType());
+    if (Act == ArgActivity::Out)
+      Gradients.push_back(A.getType());
+  }
+  LLVMContext &Ctx = F.getContext();
+  Type *Ret = Type::getVoidTy(Ctx);
+  if (Gradients.size() == 1)
+    Ret = Gradients.front();
+  else if (Gradients.size() > 1)
+    Ret = StructType::get(Ctx, Gradients);
+  return FunctionType::get(Ret, Params, /*isVarArg=*/false);
+}
+
+namespace {
+
+class ReverseModeBuilder {
+public:
+  ReverseModeBuilder(const GradientRequest &R, Function &Grad,
+                     ArrayRef<Argument *> OutArgs,
+                     SmallPtrSet<const Argument *, 8> ActiveArgs)
+      : R(R), Grad(Grad), Activity(R.Activity),
+        EntryBuilder(Grad.getContext()), ActiveArgs(std::move(ActiveArgs)),
+        OutArgs(OutArgs) {}
+
+  void build();
+
+private:
+  // The reverse pass.
+  void seedReturn(ReturnInst &Ret, BasicBlock &Reverse);
+  void reverseBlock(BasicBlock &Forward);
+  void reverseInstruction(Instruction &I, IRBuilder<> &B);
+  void reverseBlockExit(BasicBlock &Forward, IRBuilder<> &B);
+  void emitGradientReturn(IRBuilder<> &B);
+
+  // Adjoint slots.
+  AllocaInst *adjointSlot(Value *V);
+  void addToAdjoint(Value *V, Value *Contribution, IRBuilder<> &B);
+  Value *takeAdjoint(Value *V, IRBuilder<> &B);
+
+  // Finishing.
+  void repairDominance();
+  void promoteSlots();
+
+  bool isActive(const Value *V) const {
+    // Arguments of Grad stand for the arguments of the primal clone.
+    if (const auto *A = dyn_cast<Argument>(V))
+      return A->getParent() == &Grad && ActiveArgs.contains(A);
+    return Activity.isActive(V);
+  }
+
+  [[maybe_unused]] const GradientRequest &R;
+  Function &Grad;
+  const ActivityInfo &Activity;
+  IRBuilder<> EntryBuilder; ///< Creates slots at the top of the entry block.
+  SmallPtrSet<const Argument *, 8> ActiveArgs; ///< Grad's active arguments.
+  SmallVector<Argument *, 4> OutArgs; ///< Grad's enzyme_out arguments.
+  SmallVector<BasicBlock *, 16> ForwardBlocks;
+  DenseMap<BasicBlock *, BasicBlock *> ReverseOf;
+  MapVector<Value *, AllocaInst *> Slots;
+};
+
+AllocaInst *ReverseModeBuilder::adjointSlot(Value *V) {
+  auto [It, Inserted] = Slots.try_emplace(V, nullptr);
+  if (!Inserted)
+    return It->second;
+  AllocaInst *Slot = EntryBuilder.CreateAlloca(V->getType(), nullptr,
+                                               V->getName() + ".adjoint");
+  EntryBuilder.CreateStore(Constant::getNullValue(V->getType()), Slot);
+  It->second = Slot;
+  return Slot;
+}
+
+void ReverseModeBuilder::addToAdjoint(Value *V, Value *Contribution,
+                                      IRBuilder<> &B) {
+  AllocaInst *Slot = adjointSlot(V);
+  if (Contribution->getType() != V->getType())
+    Contribution = B.CreateFPCast(Contribution, V->getType());
+  Value *Old = B.CreateLoad(V->getType(), Slot);
+  B.CreateStore(B.CreateFAdd(Old, Contribution), Slot);
+}
+
+Value *ReverseModeBuilder::takeAdjoint(Value *V, IRBuilder<> &B) {
+  AllocaInst *Slot = adjointSlot(V);
+  Value *Adjoint = B.CreateLoad(V->getType(), Slot, V->getName() + ".adj");
+  // Zeroing after use keeps slots correct when a block is reversed again
+  // (loops, later) and costs nothing once promoted.
+  B.CreateStore(Constant::getNullValue(V->getType()), Slot);
+  return Adjoint;
+}
+
+void ReverseModeBuilder::build() {
+  for (BasicBlock &BB : Grad)
+    ForwardBlocks.push_back(&BB);
+  EntryBuilder.SetInsertPoint(&Grad.getEntryBlock(),
+                              Grad.getEntryBlock().begin());
+  for (BasicBlock *BB : ForwardBlocks)
+    ReverseOf[BB] = BasicBlock::Create(Grad.getContext(),
+                                       "reverse." + BB->getName(), &Grad);
+
+  for (BasicBlock *BB : ForwardBlocks)
+    if (auto *Ret = dyn_cast<ReturnInst>(BB->getTerminator()))
+      seedReturn(*Ret, *ReverseOf[BB]);
+  // Reverse the blocks last to first, so that slots of values defined late
+  // are created (in the entry block) after those defined early.
+  for (BasicBlock *BB : reverse(ForwardBlocks))
+    reverseBlock(*BB);
+
+  removeUnreachableBlocks(Grad);
+  repairDominance();
+  promoteSlots();
+}
+
+void ReverseModeBuilder::seedReturn(ReturnInst &Ret, BasicBlock &Reverse) {
+  IRBuilder<> B(&Ret);
+  Value *RV = Ret.getReturnValue();
+  if (RV && isActive(RV) && RV->getType()->isFPOrFPVectorTy())
+    addToAdjoint(RV, ConstantFP::get(RV->getType(), 1.0), B);
+  B.CreateBr(&Reverse);
+  Ret.eraseFromParent();
+}
+
+void ReverseModeBuilder::reverseBlock(BasicBlock &Forward) {
+  IRBuilder<> B(ReverseOf[&Forward]);
+  for (Instruction &I : reverse(Forward)) {
+    if (isa<PHINode>(I) || I.isTerminator() || !isActive(&I))
+      continue;
+    reverseInstruction(I, B);
+  }
+  reverseBlockExit(Forward, B);
+}
+
+void ReverseModeBuilder::reverseInstruction(Instruction &I, IRBuilder<> &B) {
+  const DerivativeRule *Rule = findRule(I);
+  assert(Rule && "checkDifferentiable admits only instructions with rules");
+  B.SetCurrentDebugLocation(I.getDebugLoc());
+  IRBuilderBase::FastMathFlagGuard Guard(B);
+  if (isa<FPMathOperator>(I))
+    B.setFastMathFlags(I.getFastMathFlags());
+
+  Value *Adjoint = takeAdjoint(&I, B);
+  rules::Expr Seed(B, Adjoint);
+  for (unsigned Idx = 0; Idx != Rule->NumOperands; ++Idx) {
+    Value *Operand = ruleOperand(I, Idx);
+    if (!isActive(Operand))
+      continue;
+    rules::Expr Partial = emitPartial(*Rule, I, Idx, B);
+    if (Partial.isNone())
+      continue;
+    rules::Expr Contribution = Seed * Partial;
+    if (!Contribution.isConstant(0.0))
+      addToAdjoint(Operand, Contribution.value(), B);
+  }
+}
+
+/// Leaves the reverse of \p Forward for the reverse of the predecessor that
+/// the forward pass came from, handing each active phi's adjoint to the
+/// value that phi took on that edge.
+void ReverseModeBuilder::reverseBlockExit(BasicBlock &Forward,
+                                          IRBuilder<> &B) {
+  B.SetCurrentDebugLocation(Forward.getTerminator()->getDebugLoc());
+  SmallVector<std::pair<PHINode *, Value *>, 4> PhiAdjoints;
+  for (PHINode &Phi : Forward.phis())
+    if (isActive(&Phi))
+      PhiAdjoints.push_back({&Phi, takeAdjoint(&Phi, B)});
+
+  SmallSetVector<BasicBlock *, 4> Preds(pred_begin(&Forward),
+                                        pred_end(&Forward));
+  if (Preds.empty())
+    return emitGradientReturn(B);
+
+  auto PassPhiAdjoints = [&](BasicBlock *Pred, IRBuilder<> &EdgeB) {
+    for (auto &[Phi, Adjoint] : PhiAdjoints) {
+      Value *Incoming = Phi->getIncomingValueForBlock(Pred);
+      if (isActive(Incoming))
+        addToAdjoint(Incoming, Adjoint, EdgeB);
+    }
+  };
+  if (Preds.size() == 1) {
+    PassPhiAdjoints(Preds.front(), B);
+    B.CreateBr(ReverseOf[Preds.front()]);
+    return;
+  }
+
+  // Several ways in: the forward block records which one it took.
+  IRBuilder<> FB(&Forward, Forward.begin());
+  PHINode *CameFrom = FB.CreatePHI(FB.getInt32Ty(), pred_size(&Forward),
+                                   Forward.getName() + ".came_from");
+  for (BasicBlock *P : predecessors(&Forward))
+    CameFrom->addIncoming(FB.getInt32(Preds.getArrayRef().end() -
+                                      find(Preds.getArrayRef(), P) - 1),
+                          P);
+  // Case I leads to the reverse of predecessor number size-1-I; case 0 (the
+  // last predecessor) is the default.
+  auto EdgeTarget = [&](BasicBlock *P) {
+    bool NeedsEdge = any_of(PhiAdjoints, [&](const auto &PA) {
+      return isActive(PA.first->getIncomingValueForBlock(P));
+    });
+    if (!NeedsEdge)
+      return ReverseOf[P];
+    BasicBlock *Edge = BasicBlock::Create(
+        Grad.getContext(),
+        "reverse." + Forward.getName() + ".from." + P->getName(), &Grad);
+    IRBuilder<> EdgeB(Edge);
+    EdgeB.SetCurrentDebugLocation(B.getCurrentDebugLocation());
+    PassPhiAdjoints(P, EdgeB);
+    EdgeB.CreateBr(ReverseOf[P]);
+    return Edge;
+  };
+  SwitchInst *Switch =
+      B.CreateSwitch(CameFrom, EdgeTarget(Preds.back()), Preds.size() - 1);
+  for (unsigned I = 1, E = Preds.size(); I != E; ++I)
+    Switch->addCase(B.getInt32(I), EdgeTarget(Preds[E - 1 - I]));
+}
+
+void ReverseModeBuilder::emitGradientReturn(IRBuilder<> &B) {
+  SmallVector<Value *, 4> Gradients;
+  for (Argument *A : OutArgs)
+    Gradients.push_back(isActive(A) ? takeAdjoint(A, B)
+                                    : Constant::getNullValue(A->getType()));
+  Type *RetTy = Grad.getReturnType();
+  if (Gradients.empty()) {
+    B.CreateRetVoid();
+    return;
+  }
+  if (Gradients.size() == 1) {
+    B.CreateRet(Gradients.front());
+    return;
+  }
+  Value *Agg = PoisonValue::get(RetTy);
+  for (unsigned I = 0; I != Gradients.size(); ++I)
+    Agg = B.CreateInsertValue(Agg, Gradients[I], I);
+  B.CreateRet(Agg);
+}
+
+/// Reverse blocks use primal values of blocks that do not dominate them
+/// (the reverse of a branch is reached from both arms). Route each such
+/// value through a stack slot; promotion then builds the right phis.
+void ReverseModeBuilder::repairDominance() {
+  DominatorTree DT(Grad);
+  SmallVector<Instruction *, 16> ToDemote;
+  for (BasicBlock *BB : ForwardBlocks) {
+    if (!DT.isReachableFromEntry(BB))
+      continue;
+    for (Instruction &I : *BB)
+      if (any_of(I.uses(), [&](const Use &U) { return !DT.dominates(&I, U); }))
+        ToDemote.push_back(&I);
+  }
+  for (Instruction *I : ToDemote)
+    DemoteRegToStack(*I, /*VolatileLoads=*/false,
+                     Grad.getEntryBlock().getFirstInsertionPt());
+}
+
+void ReverseModeBuilder::promoteSlots() {
+  SmallVector<AllocaInst *, 16> Promotable;
+  for (Instruction &I : Grad.getEntryBlock())
+    if (auto *AI = dyn_cast<AllocaInst>(&I); AI && isAllocaPromotable(AI))
+      Promotable.push_back(AI);
+  DominatorTree DT(Grad);
+  PromoteMemToReg(Promotable, DT);
+}
+
+/// Creates the gradient function and moves \p Primal's body into it.
+Function *createGradientFunction(const GradientRequest &R, const Twine &Name,
+                                 SmallVectorImpl<Argument *> &OutArgs,
+                                 SmallPtrSetImpl<const Argument *> &Active) {
+  Function &Primal = R.Primal;
+  FunctionType *FTy = gradientFunctionType(Primal, R.Activities);
+  Function *Grad = Function::Create(FTy, GlobalValue::InternalLinkage, Name,
+                                    Primal.getParent());
+  // Keep target and floating-point attributes; drop what describes the
+  // primal's signature or effects.
+  Grad->setAttributes(AttributeList::get(
+      Grad->getContext(), AttributeList::FunctionIndex,
+      AttrBuilder(Grad->getContext(), Primal.getAttributes().getFnAttrs())
+          .removeAttribute(Attribute::Memory)
+          .removeAttribute(Attribute::NoInline)
+          .removeAttribute(Attribute::OptimizeNone)));
+  Grad->setSubprogram(Primal.getSubprogram());
+  Primal.setSubprogram(nullptr);
+
+  unsigned GradArg = 0;
+  for (Argument &A : Primal.args()) {
+    ArgActivity Act = R.Activities[A.getArgNo()];
+    Argument *New = Grad->getArg(GradArg++);
+    New->setName(A.getName());
+    A.replaceAllUsesWith(New);
+    if (R.Activity.isActive(&A))
+      Active.insert(New);
+    if (Act == ArgActivity::Out)
+      OutArgs.push_back(New);
+    if (hasShadow(Act))
+      Grad->getArg(GradArg++)->setName(A.getName() + ".shadow");
+  }
+  Grad->splice(Grad->end(), &Primal);
+  return Grad;
+}
+
+} // namespace
+
+Function *synthesizeGradient(const GradientRequest &R, const Twine &Name) {
+  Function &Primal = R.Primal;
+  if (!checkDifferentiable(Primal, R.Activity, R.SourceName, R.Site)) {
+    Primal.eraseFromParent();
+    return nullptr;
+  }
+
+  SmallVector<Argument *, 4> OutArgs;
+  SmallPtrSet<const Argument *, 8> ActiveArgs;
+  Function *Grad = createGradientFunction(R, Name, OutArgs, ActiveArgs);
+  ReverseModeBuilder(R, *Grad, OutArgs, std::move(ActiveArgs)).build();
+  // Erased only now: the activity sets hold pointers to its arguments, which
+  // must not be reused by new values while they are queried.
+  Primal.eraseFromParent();
+
+  std::string Broken;
+  raw_string_ostream OS(Broken);
+  if (verifyFunction(*Grad, &OS)) {
+    reportError(R.Site, "internal error: the generated gradient of '" +
+                            R.SourceName + "' is not valid IR (" + Broken +
+                            "); please report this");
+    Grad->eraseFromParent();
+    return nullptr;
+  }
+  return Grad;
+}
+
+} // namespace adjoint
