@@ -1,0 +1,33 @@
+# lit configuration for Adjoint's test suite.
+#
+# Substitutions:
+#   %opt-adjoint     opt with the plugin loaded (add -passes=adjoint etc.)
+#   %clang-adjoint   clang with the plugin on the optimization pipeline
+#   %clang           plain clang, e.g. for references
+#   %test-include    include path of the shared test headers (test/Inputs)
+#   FileCheck, not   the LLVM 19 tools
+import os
+import lit.formats
+
+config.name = "Adjoint"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".ll", ".c", ".cpp"]
+config.excludes = ["Inputs", "unit", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.adjoint_obj_root, "test")
+
+include_dir = os.path.join(config.adjoint_src_root, "include")
+inputs_dir = os.path.join(config.adjoint_src_root, "test", "Inputs")
+
+config.substitutions.append(
+    ("%opt-adjoint", f"{config.opt} -load-pass-plugin={config.adjoint_plugin} -verify-each"))
+config.substitutions.append(
+    ("%clang-adjoint",
+     f"{config.clang} -fpass-plugin={config.adjoint_plugin} -I{include_dir} -I{inputs_dir} -Werror=implicit-function-declaration"))
+config.substitutions.append(("%clang", f"{config.clang} -I{include_dir} -I{inputs_dir}"))
+config.substitutions.append(("%test-include", inputs_dir))
+config.substitutions.append(("FileCheck", config.filecheck))
+config.substitutions.append(("not ", config.not_tool + " "))
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_bin, config.environment.get("PATH", os.environ.get("PATH", ""))])
