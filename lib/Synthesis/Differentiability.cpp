@@ -39,6 +39,7 @@ public:
                 "' requested at " + describeLocation(Site) + ")") {}
 
   bool run() {
+    checkReturnType();
     checkLoops();
     for (const Instruction &I : instructions(F))
       checkInstruction(I);
@@ -51,11 +52,28 @@ private:
     Ok = false;
   }
 
+  /// The differentiated output is a floating-point return value (seeded
+  /// with 1) or nothing; an aggregate of floats has no single seed.
+  void checkReturnType() {
+    Type *RetTy = F.getReturnType();
+    if (!containsFloat(RetTy) || RetTy->isFPOrFPVectorTy())
+      return;
+    for (const BasicBlock &BB : F)
+      if (isa<ReturnInst>(BB.getTerminator()))
+        return fail(*BB.getTerminator(),
+                    "the function returns a struct or array of floating-"
+                    "point values; only a floating-point return value can "
+                    "be the differentiated output (return one value, or "
+                    "write results through a pointer)");
+  }
+
   void checkLoops() {
     DominatorTree DT(const_cast<Function &>(F));
     LoopInfo LI(DT);
-    for (const Loop *L : LI)
-      fail(*L->getHeader()->getFirstNonPHIOrDbg(),
+    // One error is enough: the optimizer may have split one source loop
+    // into several (vector body and remainder) at the same line.
+    if (!LI.empty())
+      fail(*LI.getTopLevelLoops().front()->getHeader()->getFirstNonPHIOrDbg(),
            "loops are not supported yet; this loop cannot be differentiated");
   }
 
@@ -83,7 +101,7 @@ void DifferentiabilityChecker::checkInstruction(const Instruction &I) {
   if (isa<LoadInst>(I))
     return fail(I, "reading floating-point data through a differentiated "
                    "pointer is not supported yet");
-  if (!findRule(I))
+  if (!findRule(I) && !isDataMovement(I))
     fail(I, Twine("the '") + I.getOpcodeName() +
                 "' instruction cannot be differentiated yet");
 }

@@ -123,7 +123,7 @@ AllocaInst *ReverseModeBuilder::adjointSlot(Value *V) {
     return It->second;
   AllocaInst *Slot = EntryBuilder.CreateAlloca(V->getType(), nullptr,
                                                V->getName() + ".adjoint");
-  EntryBuilder.CreateStore(Constant::getNullValue(V->getType()), Slot);
+  EntryBuilder.CreateStore(adjointZero(V->getType()), Slot);
   It->second = Slot;
   return Slot;
 }
@@ -134,7 +134,7 @@ void ReverseModeBuilder::addToAdjoint(Value *V, Value *Contribution,
   if (Contribution->getType() != V->getType())
     Contribution = B.CreateFPCast(Contribution, V->getType());
   Value *Old = B.CreateLoad(V->getType(), Slot);
-  B.CreateStore(B.CreateFAdd(Old, Contribution), Slot);
+  B.CreateStore(addAdjoints(B, Old, Contribution), Slot);
 }
 
 Value *ReverseModeBuilder::takeAdjoint(Value *V, IRBuilder<> &B) {
@@ -142,7 +142,7 @@ Value *ReverseModeBuilder::takeAdjoint(Value *V, IRBuilder<> &B) {
   Value *Adjoint = B.CreateLoad(V->getType(), Slot, V->getName() + ".adj");
   // Zeroing after use keeps slots correct when a block is reversed again
   // (loops, later) and costs nothing once promoted.
-  B.CreateStore(Constant::getNullValue(V->getType()), Slot);
+  B.CreateStore(adjointZero(V->getType()), Slot);
   return Adjoint;
 }
 
@@ -188,14 +188,22 @@ void ReverseModeBuilder::reverseBlock(BasicBlock &Forward) {
 }
 
 void ReverseModeBuilder::reverseInstruction(Instruction &I, IRBuilder<> &B) {
-  const DerivativeRule *Rule = findRule(I);
-  assert(Rule && "checkDifferentiable admits only instructions with rules");
   B.SetCurrentDebugLocation(I.getDebugLoc());
   IRBuilderBase::FastMathFlagGuard Guard(B);
   if (isa<FPMathOperator>(I))
     B.setFastMathFlags(I.getFastMathFlags());
-
   Value *Adjoint = takeAdjoint(&I, B);
+
+  if (isDataMovement(I)) {
+    emitTransposedMovement(I, Adjoint, B, [&](unsigned Idx, Value *Share) {
+      if (isActive(I.getOperand(Idx)))
+        addToAdjoint(I.getOperand(Idx), Share, B);
+    });
+    return;
+  }
+
+  const DerivativeRule *Rule = findRule(I);
+  assert(Rule && "checkDifferentiable admits only instructions with rules");
   rules::Expr Seed(B, Adjoint);
   for (unsigned Idx = 0; Idx != Rule->NumOperands; ++Idx) {
     Value *Operand = ruleOperand(I, Idx);
@@ -272,9 +280,13 @@ void ReverseModeBuilder::reverseBlockExit(BasicBlock &Forward,
 
 void ReverseModeBuilder::emitGradientReturn(IRBuilder<> &B) {
   SmallVector<Value *, 4> Gradients;
-  for (Argument *A : OutArgs)
-    Gradients.push_back(isActive(A) ? takeAdjoint(A, B)
-                                    : Constant::getNullValue(A->getType()));
+  for (Argument *A : OutArgs) {
+    Value *Zero = Constant::getNullValue(A->getType());
+    // Adding +0.0 turns the -0.0 of an adjoint that received nothing into
+    // the +0.0 users expect, and leaves every other value unchanged.
+    Gradients.push_back(isActive(A) ? addAdjoints(B, takeAdjoint(A, B), Zero)
+                                    : Zero);
+  }
   Type *RetTy = Grad.getReturnType();
   if (Gradients.empty()) {
     B.CreateRetVoid();

@@ -17,6 +17,7 @@
 #include "adjoint/Rules/RuleExpr.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Intrinsics.h"
 
@@ -64,6 +65,27 @@ llvm::Value *ruleOperand(const llvm::Instruction &I, unsigned Idx);
 /// operands and result.
 rules::Expr emitPartial(const DerivativeRule &R, llvm::Instruction &I,
                         unsigned Idx, llvm::IRBuilderBase &B);
+
+/// Is \p I one of the table's ADJOINT_MOVEMENT instructions?
+bool isDataMovement(const llvm::Instruction &I);
+
+/// Emits the reverse of the data movement \p I: the transposed movement of
+/// \p Adjoint (the adjoint of \p I's result). Calls \p Accumulate with each
+/// operand index and the share of the adjoint it receives.
+void emitTransposedMovement(
+    llvm::Instruction &I, llvm::Value *Adjoint, llvm::IRBuilderBase &B,
+    llvm::function_ref<void(unsigned OperandIdx, llvm::Value *Share)>
+        Accumulate);
+
+/// The zero an adjoint starts from: -0.0 in every floating-point leaf of
+/// \p T, because x + -0.0 == x for every x (while x + 0.0 is -0.0 + 0.0 = 0.0
+/// for x = -0.0), so the first accumulation folds away.
+llvm::Constant *adjointZero(llvm::Type *T);
+
+/// A + B for adjoints of any type: floating-point scalars and vectors, and
+/// aggregates of them, whose non-floating-point fields are left as in \p A.
+llvm::Value *addAdjoints(llvm::IRBuilderBase &B, llvm::Value *A,
+                         llvm::Value *C);
 
 } // namespace adjoint
 
