@@ -7,6 +7,8 @@
 #include "adjoint/Preprocess/Preprocess.h"
 
 #include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/ADCE.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
@@ -20,6 +22,57 @@ using namespace llvm;
 namespace adjoint {
 
 namespace {
+
+/// How many instructions inlining may add to one clone.
+constexpr unsigned InlineBudget = 20000;
+
+/// A call site waiting to be inlined, with the chain of callees whose
+/// inlining exposed it (as LLVM's inliner keeps an inline history).
+struct PendingCall {
+  CallBase *Call;
+  int History; ///< Index into the history, -1 at the top level.
+};
+
+bool inHistory(ArrayRef<std::pair<Function *, int>> History, int Id,
+               const Function *F) {
+  for (; Id >= 0; Id = History[Id].second)
+    if (History[Id].first == F)
+      return true;
+  return false;
+}
+
+/// Inlines, into the clone, the calls to functions defined in this module,
+/// so that -O0 code (where nothing was inlined) reaches AD in the same shape
+/// as optimized code. Recursive calls and what exceeds the budget stay calls.
+void inlineDefinedCallees(Function &Clone, const Function &Original) {
+  SmallVector<std::pair<Function *, int>, 16> History;
+  SmallVector<PendingCall, 16> Worklist;
+  auto Enqueue = [&](CallBase *Call, int HistoryId) {
+    Function *Callee = Call->getCalledFunction();
+    if (Callee && !Callee->isDeclaration() && !Callee->isVarArg() &&
+        Callee != &Clone && Callee != &Original)
+      Worklist.push_back({Call, HistoryId});
+  };
+  for (Instruction &I : instructions(Clone))
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      Enqueue(Call, -1);
+
+  unsigned Added = 0;
+  while (!Worklist.empty()) {
+    PendingCall P = Worklist.pop_back_val();
+    Function *Callee = P.Call->getCalledFunction();
+    if (inHistory(History, P.History, Callee) ||
+        Added + Callee->getInstructionCount() > InlineBudget)
+      continue;
+    InlineFunctionInfo IFI;
+    if (!InlineFunction(*P.Call, IFI).isSuccess())
+      continue;
+    Added += Callee->getInstructionCount();
+    History.push_back({Callee, P.History});
+    for (CallBase *New : IFI.InlinedCallSites)
+      Enqueue(New, History.size() - 1);
+  }
+}
 
 FunctionPassManager buildCanonicalizationPipeline() {
   FunctionPassManager FPM;
@@ -43,6 +96,7 @@ Function *cloneForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   // canonicalization passes skip the clone.
   Clone->removeFnAttr(Attribute::OptimizeNone);
   Clone->removeFnAttr(Attribute::NoInline);
+  inlineDefinedCallees(*Clone, F);
 
   FunctionPassManager FPM = buildCanonicalizationPipeline();
   FPM.run(*Clone, FAM);

@@ -122,9 +122,9 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
                           "define it in this module, register a custom "
                           "gradient for it, or mark its inputs enzyme_const");
   fail(Call, "call to '" + demangle(Callee->getName()) +
-                 "' cannot be differentiated yet: calls to other functions "
-                 "are not supported; let the compiler inline it (e.g. "
-                 "'static inline')");
+                 "' cannot be differentiated yet: it is recursive or too "
+                 "large to inline, and calls that remain after inlining are "
+                 "not supported yet");
 }
 
 } // namespace

@@ -18,7 +18,8 @@
 
 namespace adjoint {
 
-/// Clones \p F into a new internal function of the same module and
+/// Clones \p F into a new internal function of the same module, inlines the
+/// functions it calls that are defined in the module (except recursion), and
 /// canonicalizes the clone with \p FAM's passes. The caller owns the clone
 /// and erases it when done.
 llvm::Function *cloneForDifferentiation(llvm::Function &F,
