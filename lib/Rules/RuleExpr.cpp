@@ -37,6 +37,16 @@ bool isConstantSelect(const Expr &E) {
          isa<Constant>(S->getFalseValue());
 }
 
+/// `1 / D`: multiplying by it is better done as a division by D, which is
+/// both cheaper and correctly rounded.
+Value *reciprocalOf(const Expr &E) {
+  auto *Div = dyn_cast_or_null<BinaryOperator>(E.value());
+  if (!Div || Div->getOpcode() != Instruction::FDiv ||
+      !Expr(E.builder(), Div->getOperand(0)).isConstant(1.0))
+    return nullptr;
+  return Div->getOperand(1);
+}
+
 Expr distributeOverSelect(const Expr &Factor, const Expr &Select) {
   auto *S = cast<SelectInst>(Select.value());
   IRBuilderBase &B = Select.builder();
@@ -112,6 +122,10 @@ Expr operator*(const Expr &A, const Expr &B) {
     return -B;
   if (B.isConstant(-1.0))
     return -A;
+  if (Value *D = reciprocalOf(B))
+    return A / Expr(A.builder(), D);
+  if (Value *D = reciprocalOf(A))
+    return B / Expr(B.builder(), D);
   if (isConstantSelect(B))
     return distributeOverSelect(A, B);
   if (isConstantSelect(A))
