@@ -78,15 +78,49 @@ private:
   }
 
   void checkInstruction(const Instruction &I);
+  bool carriesVariedFloatBits(const Value *V);
   void checkCall(const CallBase &Call);
 
   const Function &F;
   const ActivityInfo &Activity;
+  DenseMap<const Value *, bool> BitsMemo;
   std::string Context;
   bool Ok = true;
 };
 
+/// Is \p V an integer holding (some of) the bits of a floating-point value
+/// that carries a derivative? Activity analysis does not follow derivatives
+/// through integers, so such bits turned back into a float would silently
+/// lose their derivative.
+bool DifferentiabilityChecker::carriesVariedFloatBits(const Value *V) {
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || !V->getType()->isIntOrIntVectorTy())
+    return false;
+  auto [It, Inserted] = BitsMemo.try_emplace(V, false);
+  if (!Inserted)
+    return It->second;
+  bool Result = false;
+  if (isa<BitCastInst>(I)) {
+    const Value *Src = I->getOperand(0);
+    Result = Src->getType()->isFPOrFPVectorTy() && Activity.isVaried(Src);
+  } else if (isa<BinaryOperator>(I) || isa<CastInst>(I) || isa<PHINode>(I) ||
+             isa<SelectInst>(I) || isa<ExtractElementInst>(I) ||
+             isa<InsertElementInst>(I) || isa<ShuffleVectorInst>(I)) {
+    Result = any_of(I->operands(), [&](const Value *Op) {
+      return carriesVariedFloatBits(Op);
+    });
+  }
+  BitsMemo[V] = Result;
+  return Result;
+}
+
 void DifferentiabilityChecker::checkInstruction(const Instruction &I) {
+  if (isa<BitCastInst>(I) && I.getType()->isFPOrFPVectorTy() &&
+      carriesVariedFloatBits(I.getOperand(0)))
+    return fail(I, "the bits of a floating-point value that carries a "
+                   "derivative are manipulated as an integer; this cannot "
+                   "be differentiated yet (use fabs, copysign, ... instead "
+                   "of bit tricks)");
   if (const auto *SI = dyn_cast<StoreInst>(&I)) {
     if (Activity.isVaried(SI->getValueOperand()) &&
         containsFloat(SI->getValueOperand()->getType()))
