@@ -1,0 +1,119 @@
+// Checks the calling conventions of __enzyme_autodiff: default and explicit
+// activities, the return types of the call, variadic promotions, sharing of
+// generated functions, and markers the program never defines.
+// RUN: %clang-adjoint -O0 %s -o %t0 -lm && %t0
+// RUN: %clang-adjoint -O1 %s -o %t1 -lm && %t1
+// RUN: %clang-adjoint -O2 %s -o %t2 -lm && %t2
+// RUN: %clang-adjoint -O3 %s -o %t3 -lm && %t3
+// RUN: %clang-adjoint -O2 -ffast-math %s -o %tf -lm && %tf
+// RUN: %clang-adjoint -O0 -g %s -o %tg -lm && %tg
+#include "gradcheck.h"
+
+// Declared, never defined: the plugin must make the program link anyway.
+extern int enzyme_const, enzyme_out, enzyme_dup, enzyme_dupnoneed;
+double __enzyme_autodiff(void *, ...);
+typedef struct { double dx, dy; } D2;
+typedef struct { double dx, dy, dz; } D3;
+typedef struct { double dx, dz; } D2xz;
+#define autodiff_void ((void (*)(void *, ...))__enzyme_autodiff)
+#define autodiff_float ((float (*)(void *, ...))__enzyme_autodiff)
+#define autodiff_d2 ((D2(*)(void *, ...))__enzyme_autodiff)
+#define autodiff_d3 ((D3(*)(void *, ...))__enzyme_autodiff)
+#define autodiff_d2xz ((D2xz(*)(void *, ...))__enzyme_autodiff)
+
+double f3(double x, double y, double z) { return x * y * y + sin(z) * x; }
+static long double f3_at(const long double *v) { return f3(v[0], v[1], v[2]); }
+
+// int parameters are const by default, with or without a marker.
+double scaled(int n, double x, long k) { return n * x * x + (double)k * x; }
+
+// float parameters receive the variadic call's doubles.
+float fmix(float x, double y, float z) { return x * (float)y + z * z * x; }
+static long double fmix_at(const long double *v) {
+  return v[0] * v[1] + v[2] * v[2] * v[0];
+}
+
+// A static function, also called directly (the plugin must not change it).
+static double twice(double x) { return 2.0 * x * x; }
+
+// Gradients requested from a helper, with the function to differentiate
+// passed in several spellings.
+static D2 grad_from_helper(double x, double y) {
+  D3 g = autodiff_d3(f3, x, y, 0.25);
+  D3 h = autodiff_d3(&f3, x, y, 0.25);
+  return (D2){g.dx + h.dx, g.dy + h.dy};
+}
+
+int main(void) {
+  const double pts[][3] = {{0.7, 1.3, -0.4}, {-1.2, 0.5, 2.0}};
+  for (int i = 0; i != 2; ++i) {
+    double x = pts[i][0], y = pts[i][1], z = pts[i][2];
+    long double p[] = {x, y, z};
+    long double dx = gc_fd(f3_at, p, 3, 0), dy = gc_fd(f3_at, p, 3, 1),
+                dz = gc_fd(f3_at, p, 3, 2);
+
+    // No markers: every double is enzyme_out, three gradients come back
+    // in a struct returned through sret.
+    D3 a = autodiff_d3((void *)f3, x, y, z);
+    gc_expect("defaults", "dx", a.dx, dx, GC_TOL_DOUBLE);
+    gc_expect("defaults", "dy", a.dy, dy, GC_TOL_DOUBLE);
+    gc_expect("defaults", "dz", a.dz, dz, GC_TOL_DOUBLE);
+    // All explicit: the same pattern, so the same generated function.
+    D3 b = autodiff_d3((void *)f3, enzyme_out, x, enzyme_out, y, enzyme_out, z);
+    gc_expect("explicit out", "dx", b.dx, dx, GC_TOL_DOUBLE);
+    gc_expect("explicit out", "dy", b.dy, dy, GC_TOL_DOUBLE);
+    gc_expect("explicit out", "dz", b.dz, dz, GC_TOL_DOUBLE);
+    // Other activity patterns of the same function: the gradients of the
+    // remaining enzyme_out arguments, in argument order.
+    D2xz c = autodiff_d2xz((void *)f3, x, enzyme_const, y, z);
+    gc_expect("const y", "dx", c.dx, dx, GC_TOL_DOUBLE);
+    gc_expect("const y", "dz", c.dz, dz, GC_TOL_DOUBLE);
+    double d = __enzyme_autodiff((void *)f3, enzyme_const, x, y, enzyme_const,
+                                 z);
+    gc_expect("const x, z", "dy", d, dy, GC_TOL_DOUBLE);
+    // No enzyme_out argument at all: a void call. It must still run (and
+    // not disturb the caller's values).
+    double keep = x;
+    autodiff_void((void *)f3, enzyme_const, x, enzyme_const, y, enzyme_const,
+                  z);
+    gc_expect("all const", "caller's x", keep, x, 0);
+
+    // The gradient-returning helper sums two identical requests.
+    D2 h = grad_from_helper(x, y);
+    long double q[] = {x, y, 0.25};
+    gc_expect("helper", "dx", h.dx, 2 * gc_fd(f3_at, q, 3, 0), GC_TOL_DOUBLE);
+    gc_expect("helper", "dy", h.dy, 2 * gc_fd(f3_at, q, 3, 1), GC_TOL_DOUBLE);
+
+    // Integer arguments: const without a marker, or with one.
+    for (int n = -2; n <= 3; n += 5) {
+      long double want = 2.0L * n * x + 7;
+      gc_expect("int default", "dx",
+                __enzyme_autodiff((void *)scaled, n, x, 7L), want,
+                GC_TOL_DOUBLE);
+      gc_expect("int marked", "dx",
+                __enzyme_autodiff((void *)scaled, enzyme_const, n, x,
+                                  enzyme_const, 7L),
+                want, GC_TOL_DOUBLE);
+    }
+
+    // float parameters given doubles (the variadic promotion): one float
+    // gradient, read as float and as double.
+    float fx = (float)x, fz = (float)z;
+    long double r[] = {fx, y, fz};
+    float g1 = autodiff_float((void *)fmix, fx, enzyme_const, y, enzyme_const,
+                              fz);
+    gc_expect("float gradient", "dx", g1, gc_fd(fmix_at, r, 3, 0),
+              GC_TOL_FLOAT);
+    double g2 = __enzyme_autodiff((void *)fmix, enzyme_const, fx,
+                                  enzyme_const, y, 1.5);
+    r[2] = 1.5;
+    gc_expect("float gradient as double", "dz", g2, gc_fd(fmix_at, r, 3, 2),
+              GC_TOL_FLOAT);
+
+    // A static function, differentiated and called directly.
+    gc_expect("static", "dx", __enzyme_autodiff((void *)twice, x), 4 * x,
+              GC_TOL_DOUBLE);
+    gc_expect("static", "primal", twice(x), 2 * x * x, GC_TOL_DOUBLE);
+  }
+  return gc_finish();
+}
