@@ -15,6 +15,14 @@ double __enzyme_autodiff(void *, ...);
 typedef struct { double dx, dy; } D2;
 typedef struct { double dx, dy, dz; } D3;
 typedef struct { double dx, dz; } D2xz;
+typedef struct { float dx, dy, dz; } F3;          // {<2 x float>, float}
+typedef struct { float dx, dy, dz, dw; } F4;      // {<2 x float>, <2 x float>}
+typedef struct { double dx; struct { double dy, dz; } rest; } Nested;
+typedef struct { double dx; float dy; } DF;
+#define autodiff_f3 ((F3(*)(void *, ...))__enzyme_autodiff)
+#define autodiff_f4 ((F4(*)(void *, ...))__enzyme_autodiff)
+#define autodiff_nested ((Nested(*)(void *, ...))__enzyme_autodiff)
+#define autodiff_df ((DF(*)(void *, ...))__enzyme_autodiff)
 #define autodiff_void ((void (*)(void *, ...))__enzyme_autodiff)
 #define autodiff_float ((float (*)(void *, ...))__enzyme_autodiff)
 #define autodiff_d2 ((D2(*)(void *, ...))__enzyme_autodiff)
@@ -26,6 +34,20 @@ static long double f3_at(const long double *v) { return f3(v[0], v[1], v[2]); }
 
 // int parameters are const by default, with or without a marker.
 double scaled(int n, double x, long k) { return n * x * x + (double)k * x; }
+
+// Every kind of integer parameter, each promoted by the variadic call and
+// narrowed back by the plugin.
+double ints(_Bool b, char c, double x, short s, unsigned char uc, long long ll,
+            unsigned u) {
+  return (b ? x * c : x) + x * x * s + uc * x + (double)ll * x + u;
+}
+
+// Gradients of linear functions, to check the layout of returned structs.
+float lin3(float x, float y, float z) { return x + 2 * y + 3 * z; }
+float lin4(float x, float y, float z, float w) {
+  return x + 2 * y + 3 * z + 4 * w;
+}
+double lin_df(double x, float y) { return x + 2 * y; }
 
 // float parameters receive the variadic call's doubles.
 float fmix(float x, double y, float z) { return x * (float)y + z * z * x; }
@@ -95,6 +117,24 @@ int main(void) {
                                   enzyme_const, 7L),
                 want, GC_TOL_DOUBLE);
     }
+
+    gc_expect("integer kinds", "dx",
+              __enzyme_autodiff((void *)ints, (_Bool)1, (char)-3, x,
+                                (short)-2, (unsigned char)200, 7LL, 9u),
+              -3 - 4 * x + 200 + 7, GC_TOL_DOUBLE);
+
+    // Return layouts after ABI lowering, each field in argument order.
+    F3 g3 = autodiff_f3((void *)lin3, 1.0f, (float)x, 2.0f);
+    gc_expect("F3", "fields", g3.dx + 10 * g3.dy + 100 * g3.dz, 321, 0);
+    F4 g4 = autodiff_f4((void *)lin4, 1.0f, (float)x, 2.0f, (float)y);
+    gc_expect("F4", "fields",
+              g4.dx + 10 * g4.dy + 100 * g4.dz + 1000 * g4.dw, 4321, 0);
+    Nested nest = autodiff_nested((void *)f3, x, y, z);
+    gc_expect("nested struct", "dx", nest.dx, dx, GC_TOL_DOUBLE);
+    gc_expect("nested struct", "dy", nest.rest.dy, dy, GC_TOL_DOUBLE);
+    gc_expect("nested struct", "dz", nest.rest.dz, dz, GC_TOL_DOUBLE);
+    DF df = autodiff_df((void *)lin_df, x, (float)y);
+    gc_expect("double, float", "fields", df.dx + 10 * df.dy, 21, 0);
 
     // float parameters given doubles (the variadic promotion): one float
     // gradient, read as float and as double.

@@ -88,6 +88,27 @@ double nested(double x, double y) {
   }
   return x + y * x;
 }
+// Several cases sharing a target: after simplification the switch has
+// duplicate edges into the join, whose phi takes the same value on each.
+double switch_shared(double x, int n) {
+  double t = x * 3, r;
+  switch (n) {
+  case 1:
+  case 2:
+    r = t;
+    break;
+  case 3:
+  case 5:
+    r = x;
+    break;
+  case 4:
+    r = 1.0;
+    break;
+  default:
+    r = t * t;
+  }
+  return r;
+}
 // A branch on an integer argument guarding active code.
 double intbranch(double x, int n) {
   if (n > 2)
@@ -110,6 +131,9 @@ static long double switch_computed_at(const long double *v) {
   return switch_computed(v[0], v[1]);
 }
 static long double nested_at(const long double *v) { return nested(v[0], v[1]); }
+static long double switch_shared_at(const long double *v) {
+  return switch_shared(v[0], n_now);
+}
 static long double intbranch_at(const long double *v) {
   return intbranch(v[0], n_now);
 }
@@ -144,6 +168,10 @@ int main(void) {
     for (n_now = 0; n_now <= 8; ++n_now) {
       gc_grad("switch_const", switch_const_at, 1, &x,
               (long double[]){__enzyme_autodiff((void *)switch_const, xs[i],
+                                                enzyme_const, n_now)},
+              GC_TOL_DOUBLE);
+      gc_grad("switch_shared", switch_shared_at, 1, &x,
+              (long double[]){__enzyme_autodiff((void *)switch_shared, xs[i],
                                                 enzyme_const, n_now)},
               GC_TOL_DOUBLE);
       gc_grad("intbranch", intbranch_at, 1, &x,

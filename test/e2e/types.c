@@ -41,6 +41,13 @@ _Float16 hquad(_Float16 x) { return QUAD(x); }
 float ret_float(double x) { return (float)(x * x) + (float)x; }
 double from_float(float x) { return (double)x * x * x; }
 double from_half(_Float16 x) { return (double)x * 4.0 - x * x; }
+// Conversions between the extended and the narrow types.
+long double half_to_ld(_Float16 x) {
+  long double y = x;
+  return y * y;
+}
+_Float16 ld_to_half(long double x) { return (_Float16)(x * 3); }
+float ld_to_float(long double x) { return (float)x * (float)x; }
 long double mixed(long double x, double y, float z) {
   return x * y + y * z - x / z;
 }
@@ -95,6 +102,16 @@ int main(void) {
     gc_grad("half argument", from_half_at, 1, p,
             (long double[]){autodiff_h((void *)from_half, (_Float16)x)},
             GC_TOL_HALF);
+
+    // Closed forms: the conversions are exact at these points.
+    gc_expect("half to long double", "dx",
+              autodiff_l((void *)half_to_ld, (_Float16)x), 2 * p[0],
+              GC_TOL_LDOUBLE);
+    gc_expect("long double to half", "dx",
+              autodiff_h((void *)ld_to_half, (long double)x), 3, GC_TOL_HALF);
+    gc_expect("long double to float", "dx",
+              autodiff_f((void *)ld_to_float, (long double)x), 2 * p[0],
+              GC_TOL_FLOAT);
 
     // Three gradients of three types: returned through sret.
     long double q[] = {x, y, 1.5f + i};
