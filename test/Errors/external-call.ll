@@ -1,0 +1,19 @@
+; A call to an external function without a body or a derivative rule is an
+; error that names the function and suggests remedies.
+; RUN: not %opt-adjoint -passes=adjoint -disable-output %s 2>&1 | FileCheck %s
+
+declare double @__enzyme_autodiff(ptr, ...)
+declare double @mystery(double)
+
+define double @f(double %x) {
+  %m = call double @mystery(double %x)
+  %r = fmul double %m, %x
+  ret double %r
+}
+
+define double @caller(double %x) {
+  %g = call double (ptr, ...) @__enzyme_autodiff(ptr @f, double %x)
+  ret double %g
+}
+
+; CHECK: error: {{.*}}adjoint: call to external function 'mystery', which has no body and no derivative rule: define it in this module, register a custom gradient for it, or mark its inputs enzyme_const (in the gradient of 'f' requested at function 'caller')
