@@ -6,6 +6,7 @@
 
 #include "adjoint/Preprocess/Preprocess.h"
 
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -74,6 +75,43 @@ void inlineDefinedCallees(Function &Clone, const Function &Original) {
   }
 }
 
+/// Gives every floating-point vector lane a defined value. The optimizer
+/// leaves poison in lanes nobody reads (masks like <1, poison>, constants
+/// like <2.0, poison>); the reverse pass multiplies those lanes by a zero
+/// adjoint, and 0 * poison is poison. So poison constant lanes become 0 and
+/// poison mask lanes select a zero (or at least a defined) lane.
+void defineVectorLanes(Function &F) {
+  for (Instruction &I : instructions(F)) {
+    for (Use &U : I.operands()) {
+      auto *C = dyn_cast<Constant>(U.get());
+      if (!C || !C->getType()->isFPOrFPVectorTy() ||
+          !C->getType()->isVectorTy())
+        continue;
+      if (isa<UndefValue>(C)) { // Also poison: every lane undefined.
+        U.set(Constant::getNullValue(C->getType()));
+        continue;
+      }
+      Constant *Zero = Constant::getNullValue(C->getType()->getScalarType());
+      if (Constant *Defined = Constant::replaceUndefsWith(C, Zero);
+          Defined != C)
+        U.set(Defined);
+    }
+    auto *SV = dyn_cast<ShuffleVectorInst>(&I);
+    if (!SV || !SV->getType()->isFPOrFPVectorTy() ||
+        !is_contained(SV->getShuffleMask(), PoisonMaskElem))
+      continue;
+    unsigned N =
+        cast<FixedVectorType>(SV->getOperand(0)->getType())->getNumElements();
+    // Lane N is lane 0 of the second operand: zero when that is a constant.
+    int Filler = isa<Constant>(SV->getOperand(1)) ? int(N) : 0;
+    SmallVector<int, 8> Mask(SV->getShuffleMask());
+    for (int &M : Mask)
+      if (M == PoisonMaskElem)
+        M = Filler;
+    SV->setShuffleMask(Mask);
+  }
+}
+
 FunctionPassManager buildCanonicalizationPipeline() {
   FunctionPassManager FPM;
   FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
@@ -101,6 +139,7 @@ Function *cloneForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   FunctionPassManager FPM = buildCanonicalizationPipeline();
   FPM.run(*Clone, FAM);
   FAM.clear(*Clone, Clone->getName());
+  defineVectorLanes(*Clone);
   return Clone;
 }
 
