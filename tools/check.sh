@@ -19,9 +19,10 @@ status=0
 python3 "$lit" -sv --time-tests "$build/test" "$build/test/unit" "$@" \
   2>&1 | tee "$log" || status=$?
 
-# lit's summary lines look like "  Passed: 12 (100.00%)".
+# lit's summary lines look like "  Passed: 12 (100.00%)", with the labels
+# padded ("  Passed  : 12") when a longer label is printed too.
 count() {
-  sed -nE "s/^  $1: +([0-9]+).*/\1/p" "$log" | awk '{ n += $1 } END { print n + 0 }'
+  sed -nE "s/^  $1 *: +([0-9]+).*/\1/p" "$log" | awk '{ n += $1 } END { print n + 0 }'
 }
 passed=$(( $(count Passed) + $(count 'Expectedly Failed') ))
 failed=$(( $(count Failed) + $(count 'Unexpectedly Passed') + $(count Unresolved) + $(count 'Timed Out') ))

@@ -39,8 +39,9 @@ namespace adjoint {
 ///   struct G { double dx, dy; };
 ///   G g = adjoint::autodiff<G>(f, x, y);
 /// \endcode
+/// Always inlined, so that even at -O0 the plugin sees \p fn itself.
 template <typename R, typename Fn, typename... Args>
-inline R autodiff(Fn *fn, Args... args) {
+__attribute__((always_inline)) inline R autodiff(Fn *fn, Args... args) {
   using Entry = R (*)(void *, ...);
   return reinterpret_cast<Entry>(&__enzyme_autodiff)(
       reinterpret_cast<void *>(fn), args...);

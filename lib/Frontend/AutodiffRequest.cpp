@@ -52,12 +52,45 @@ std::optional<ArgActivity> markerActivity(StringRef Name) {
 
 namespace {
 
+/// At -O0 values reach the call through stack slots: `void *fp = f;` or the
+/// parameters of an inlined helper. Follows a load from a local slot that is
+/// stored exactly once back to the stored value.
+Value *lookThroughLocalCopies(Value *V) {
+  for (unsigned Depth = 0; Depth != 8; ++Depth) {
+    V = V->stripPointerCasts();
+    auto *Load = dyn_cast<LoadInst>(V);
+    auto *Slot = Load ? dyn_cast<AllocaInst>(
+                            Load->getPointerOperand()->stripPointerCasts())
+                      : nullptr;
+    if (!Slot || Load->isVolatile())
+      return V;
+    StoreInst *OnlyStore = nullptr;
+    for (User *U : Slot->users()) {
+      if (isa<LoadInst>(U) || U->isDroppable())
+        continue;
+      auto *Store = dyn_cast<StoreInst>(U);
+      if (!Store || Store->getPointerOperand() != Slot || OnlyStore)
+        return V; // Escapes, or written more than once.
+      OnlyStore = Store;
+    }
+    if (!OnlyStore)
+      return V;
+    V = OnlyStore->getValueOperand();
+  }
+  return V;
+}
+
+std::string plural(unsigned N, StringRef Word) {
+  return std::to_string(N) + " " + Word.str() + (N == 1 ? "" : "s");
+}
+
 /// The marker global an argument refers to, if it is one: the value loaded
 /// from it (the usual `enzyme_const` in C) or its address.
-const GlobalVariable *markerGlobal(const Value *Arg) {
-  if (const auto *LI = dyn_cast<LoadInst>(Arg))
+const GlobalVariable *markerGlobal(Value *Arg) {
+  Arg = lookThroughLocalCopies(Arg);
+  if (auto *LI = dyn_cast<LoadInst>(Arg))
     Arg = LI->getPointerOperand();
-  if (const auto *PI = dyn_cast<PtrToIntOperator>(Arg))
+  if (auto *PI = dyn_cast<PtrToIntOperator>(Arg))
     Arg = PI->getPointerOperand();
   const auto *GV = dyn_cast<GlobalVariable>(Arg->stripPointerCasts());
   if (GV && GV->getName().starts_with("enzyme_"))
@@ -114,7 +147,7 @@ std::optional<AutodiffRequest> CallParser::parse() {
          "first argument");
     return std::nullopt;
   }
-  Value *Callee = Call.getArgOperand(Next++)->stripPointerCasts();
+  Value *Callee = lookThroughLocalCopies(Call.getArgOperand(Next++));
   if (auto *GA = dyn_cast<GlobalAlias>(Callee))
     Callee = GA->getAliaseeObject();
   Fn = dyn_cast_or_null<Function>(Callee);
@@ -125,8 +158,8 @@ std::optional<AutodiffRequest> CallParser::parse() {
   }
   if (Fn->isDeclaration()) {
     fail("cannot differentiate '" + Fn->getName() +
-         "': its body is not in this module; define it in the same file or "
-         "link with LTO");
+         "': its body is not in this translation unit; define it in the "
+         "same file (differentiating across files is not supported yet)");
     return std::nullopt;
   }
   if (Fn->isVarArg()) {
@@ -142,7 +175,7 @@ std::optional<AutodiffRequest> CallParser::parse() {
       return std::nullopt;
   if (Next != Call.arg_size()) {
     fail("too many arguments to __enzyme_autodiff: '" + Fn->getName() +
-         "' takes " + Twine(Fn->arg_size()) + " parameters");
+         "' takes " + plural(Fn->arg_size(), "parameter"));
     return std::nullopt;
   }
   return R;
@@ -153,7 +186,7 @@ bool CallParser::parseParameter(unsigned Index, AutodiffRequest &R) {
   auto TooFew = [&] {
     return fail("too few arguments to __enzyme_autodiff: missing a value for " +
                 paramName(Index) + " ('" + Fn->getName() + "' takes " +
-                Twine(Fn->arg_size()) + " parameters)");
+                plural(Fn->arg_size(), "parameter") + ")");
   };
   if (Next >= Call.arg_size())
     return TooFew();
@@ -222,7 +255,68 @@ Value *CallParser::convert(Value *V, Type *To, unsigned ParamIndex,
   return nullptr;
 }
 
+/// The Enzyme entry point \p Call calls, directly or through a local copy.
+Function *calledEntryPoint(CallBase &Call) {
+  auto *F = dyn_cast<Function>(lookThroughLocalCopies(Call.getCalledOperand()));
+  return F && F->getName().starts_with(EnzymePrefix) ? F : nullptr;
+}
+
 } // namespace
+
+SmallVector<CallBase *, 8> collectAutodiffCalls(Module &M) {
+  SmallVector<CallBase *, 8> Calls;
+  SmallVector<CallBase *, 4> Unsupported;
+  for (Function &F : M)
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB) {
+        auto *Call = dyn_cast<CallBase>(&I);
+        Function *Entry = Call ? calledEntryPoint(*Call) : nullptr;
+        if (!Entry)
+          continue;
+        if (Entry->getName().starts_with(AutodiffPrefix))
+          Calls.push_back(Call);
+        else
+          Unsupported.push_back(Call);
+      }
+  for (CallBase *Call : Unsupported) {
+    reportError(*Call, "'" + calledEntryPoint(*Call)->getName() +
+                           "' is not supported yet; Adjoint implements "
+                           "reverse mode through __enzyme_autodiff");
+    discardAutodiffCall(*Call);
+  }
+  return Calls;
+}
+
+/// Erases `store @entry, %slot` when every load of the local slot is dead
+/// (the calls through it were replaced), so no reference to the entry point
+/// is left for the linker.
+static void eraseDeadLocalCopies(Function &Entry) {
+  for (User *U : make_early_inc_range(Entry.users())) {
+    auto *Store = dyn_cast<StoreInst>(U);
+    auto *Slot = Store ? dyn_cast<AllocaInst>(Store->getPointerOperand())
+                       : nullptr;
+    if (!Slot || Store->getValueOperand() != &Entry)
+      continue;
+    bool AllDead = all_of(Slot->users(), [](User *SU) {
+      return isa<StoreInst>(SU) || (isa<LoadInst>(SU) && SU->use_empty());
+    });
+    if (!AllDead)
+      continue;
+    for (User *SU : make_early_inc_range(Slot->users()))
+      cast<Instruction>(SU)->eraseFromParent();
+    Slot->eraseFromParent();
+  }
+}
+
+void removeUnusedEntryPoints(Module &M) {
+  for (Function &F : make_early_inc_range(M)) {
+    if (!F.isDeclaration() || !F.getName().starts_with(EnzymePrefix))
+      continue;
+    eraseDeadLocalCopies(F);
+    if (F.use_empty())
+      F.eraseFromParent();
+  }
+}
 
 std::optional<AutodiffRequest> parseAutodiffCall(CallBase &Call) {
   return CallParser(Call).parse();

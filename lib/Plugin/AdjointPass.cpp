@@ -11,6 +11,7 @@
 #include "adjoint/Preprocess/Preprocess.h"
 #include "adjoint/Synthesis/GradientSynthesis.h"
 
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
@@ -32,18 +33,6 @@ static cl::opt<bool> PrintAfter("adjoint-print-after", cl::Hidden,
 namespace adjoint {
 
 namespace {
-
-SmallVector<CallBase *, 8> collectAutodiffCalls(Module &M) {
-  SmallVector<CallBase *, 8> Calls;
-  for (Function &F : M) {
-    if (!F.getName().starts_with(AutodiffPrefix))
-      continue;
-    for (User *U : F.users())
-      if (auto *Call = dyn_cast<CallBase>(U); Call && Call->getCalledOperand() == &F)
-        Calls.push_back(Call);
-  }
-  return Calls;
-}
 
 /// One gradient function per (function, activity pattern).
 using GradientKey = std::pair<Function *, SmallVector<ArgActivity, 8>>;
@@ -68,10 +57,48 @@ Function *buildGradient(const AutodiffRequest &R,
   return synthesizeGradient(GR, R.Fn->getName() + ".adjoint.grad");
 }
 
-void removeUnusedEntryPoints(Module &M) {
-  for (Function &F : make_early_inc_range(M))
-    if (F.getName().starts_with(AutodiffPrefix) && F.use_empty())
-      F.eraseFromParent();
+/// Does \p F, or a function it calls directly, contain one of \p Pending?
+bool reachesPendingCall(Function *F,
+                        const SmallPtrSetImpl<Function *> &Containing) {
+  SmallPtrSet<Function *, 16> Seen;
+  SmallVector<Function *, 16> Worklist = {F};
+  while (!Worklist.empty()) {
+    Function *G = Worklist.pop_back_val();
+    if (!Seen.insert(G).second)
+      continue;
+    if (Containing.contains(G))
+      return true;
+    for (Instruction &I : instructions(*G))
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (Function *Callee = Call->getCalledFunction();
+            Callee && !Callee->isDeclaration())
+          Worklist.push_back(Callee);
+  }
+  return false;
+}
+
+/// Orders requests so that a function is differentiated only after the
+/// requests inside it (or inside what it calls) were served: a gradient of
+/// a gradient needs the inner gradient to exist first. Requests caught in a
+/// cycle come last, in their original order.
+SmallVector<AutodiffRequest *, 8>
+orderInnerFirst(MutableArrayRef<AutodiffRequest> Requests) {
+  SmallVector<AutodiffRequest *, 8> Order, Remaining;
+  for (AutodiffRequest &R : Requests)
+    Remaining.push_back(&R);
+  while (!Remaining.empty()) {
+    SmallPtrSet<Function *, 8> Containing;
+    for (AutodiffRequest *R : Remaining)
+      Containing.insert(R->Call->getFunction());
+    SmallVector<AutodiffRequest *, 8> Blocked;
+    for (AutodiffRequest *R : Remaining)
+      (reachesPendingCall(R->Fn, Containing) ? Blocked : Order).push_back(R);
+    if (Blocked.size() == Remaining.size())
+      break; // A cycle: nothing is ready.
+    Remaining = std::move(Blocked);
+  }
+  Order.append(Remaining.begin(), Remaining.end());
+  return Order;
 }
 
 } // namespace
@@ -89,12 +116,15 @@ PreservedAnalyses AdjointPass::run(Module &M, ModuleAnalysisManager &MAM) {
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   std::map<GradientKey, Function *, KeyLess> Gradients;
   SmallVector<Function *, 8> Generated;
+  SmallVector<AutodiffRequest, 8> Requests;
   for (CallBase *Call : Calls) {
-    std::optional<AutodiffRequest> R = parseAutodiffCall(*Call);
-    if (!R) {
+    if (std::optional<AutodiffRequest> R = parseAutodiffCall(*Call))
+      Requests.push_back(std::move(*R));
+    else
       discardAutodiffCall(*Call);
-      continue;
-    }
+  }
+  for (AutodiffRequest *R : orderInnerFirst(Requests)) {
+    CallBase *Call = R->Call;
     auto [It, Inserted] =
         Gradients.try_emplace({R->Fn, R->activities()}, nullptr);
     if (Inserted) {

@@ -10,6 +10,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instruction.h"
+#include <string_view>
 
 using namespace llvm;
 
@@ -17,16 +18,24 @@ namespace adjoint {
 
 namespace {
 
-// Turn each formula of the table into a captureless function; the names it
-// may use are bound here.
+/// The table's word for "no derivative flows to this operand".
+constexpr bool isInactiveFormula(std::string_view Formula) {
+  return Formula == "inactive";
+}
+
+// Turn each formula of the table into a captureless function (null for
+// `inactive`); the names a formula may use are bound here.
 #define ADJOINT_PARTIAL(Formula)                                               \
-  [](const RuleScope &S) -> rules::Expr {                                      \
-    using namespace rules;                                                     \
-    [[maybe_unused]] const Expr &x = S.X[0], &y = S.X[1], &z = S.X[2],         \
-                                &r = S.R, &one = S.One, &zero = S.Zero;        \
-    [[maybe_unused]] const Expr inactive;                                      \
-    return Formula;                                                            \
-  }
+  (isInactiveFormula(#Formula)                                                 \
+       ? nullptr                                                               \
+       : +[](const RuleScope &S) -> rules::Expr {                              \
+           using namespace rules;                                              \
+           [[maybe_unused]] const Expr &x = S.X[0], &y = S.X[1], &z = S.X[2],  \
+                                       &r = S.R, &one = S.One,                 \
+                                       &zero = S.Zero;                         \
+           [[maybe_unused]] const Expr inactive;                               \
+           return Formula;                                                     \
+         })
 #define ADJOINT_PARTIALS_1(A) 1, {ADJOINT_PARTIAL(A), nullptr, nullptr}
 #define ADJOINT_PARTIALS_2(A, B)                                               \
   2, {ADJOINT_PARTIAL(A), ADJOINT_PARTIAL(B), nullptr}

@@ -128,7 +128,10 @@ void DifferentiabilityChecker::checkInstruction(const Instruction &I) {
               "supported yet");
     return;
   }
-  if (!Activity.isActive(&I) || isa<PHINode>(I))
+  // Pointer arithmetic on a differentiated pointer only matters through the
+  // memory accesses it leads to, which are reported themselves.
+  if (!Activity.isActive(&I) || isa<PHINode>(I) ||
+      I.getType()->isPtrOrPtrVectorTy())
     return;
   if (const auto *Call = dyn_cast<CallBase>(&I))
     return checkCall(*Call);
@@ -153,8 +156,12 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
     return fail(Call, "call to external function '" +
                           demangle(Callee->getName()) +
                           "', which has no body and no derivative rule: "
-                          "define it in this module, register a custom "
-                          "gradient for it, or mark its inputs enzyme_const");
+                          "define it in this translation unit, or mark the "
+                          "inputs it depends on enzyme_const");
+  if (Callee->isVarArg())
+    return fail(Call, "call to variadic function '" +
+                          demangle(Callee->getName()) +
+                          "' cannot be differentiated");
   fail(Call, "call to '" + demangle(Callee->getName()) +
                  "' cannot be differentiated yet: it is recursive or too "
                  "large to inline, and calls that remain after inlining are "

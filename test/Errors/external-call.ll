@@ -16,4 +16,4 @@ define double @caller(double %x) {
   ret double %g
 }
 
-; CHECK: error: {{.*}}adjoint: call to external function 'mystery', which has no body and no derivative rule: define it in this module, register a custom gradient for it, or mark its inputs enzyme_const (in the gradient of 'f' requested at function 'caller')
+; CHECK: error: {{.*}}adjoint: call to external function 'mystery', which has no body and no derivative rule: define it in this translation unit, or mark the inputs it depends on enzyme_const (in the gradient of 'f' requested at function 'caller')

@@ -10,4 +10,4 @@ define double @caller(double %x) {
   ret double %g
 }
 
-; CHECK: error: {{.*}}adjoint: cannot differentiate 'ext': its body is not in this module
+; CHECK: error: {{.*}}adjoint: cannot differentiate 'ext': its body is not in this translation unit

@@ -63,8 +63,19 @@ struct AutodiffRequest {
   llvm::SmallVector<ArgActivity, 8> activities() const;
 };
 
-/// Prefixes of the entry points this frontend understands.
+/// Prefix of the reverse-mode entry points (`__enzyme_autodiff`,
+/// `__enzyme_autodiff_f`, ...), and of every Enzyme entry point.
 constexpr llvm::StringLiteral AutodiffPrefix = "__enzyme_autodiff";
+constexpr llvm::StringLiteral EnzymePrefix = "__enzyme_";
+
+/// The calls to reverse-mode entry points in \p M, including calls through
+/// a local variable holding the entry point (as at -O0). Calls to other
+/// Enzyme entry points that Adjoint does not implement yet are reported as
+/// errors and removed.
+llvm::SmallVector<llvm::CallBase *, 8> collectAutodiffCalls(llvm::Module &M);
+
+/// Removes the declarations of entry points that are no longer called.
+void removeUnusedEntryPoints(llvm::Module &M);
 
 /// Is \p GV one of the activity-marker globals (enzyme_dup, ...)?
 std::optional<ArgActivity> markerActivity(llvm::StringRef GlobalName);
