@@ -653,13 +653,7 @@ TEST(RuleTable, IntegerResultRulesTakeNoDerivative) {
 
 // DerivativeRules.h promises that operands the table marks `inactive` are
 // not differentiable; synthesis may skip their adjoints on that basis.
-// Disabled while it fails: ADJOINT_PARTIAL turns `inactive` into a non-null
-// formula (one that returns a "none" Expr), so isOperandDifferentiable, which
-// tests Partials[Idx] for null, answers true for Select's condition, powi's
-// exponent and lround's argument. emitPartial is unaffected (the formula
-// yields no derivative), which the numeric tests check. Remove DISABLED_
-// once the table yields null formulas for `inactive`.
-TEST(RuleTable, DISABLED_InactiveOperandsAreNotDifferentiable) {
+TEST(RuleTable, InactiveOperandsAreNotDifferentiable) {
   struct {
     const char *Rule;
     unsigned Operand;
