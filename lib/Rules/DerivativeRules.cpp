@@ -49,9 +49,12 @@ constexpr bool isInactiveFormula(std::string_view Formula) {
 const DerivativeRule Rules[] = {
 #define ADJOINT_INSTRUCTION(Opcode, ...)                                       \
   {DerivativeRule::Instruction, #Opcode, Instruction::Opcode,                  \
-   Intrinsic::not_intrinsic, ADJOINT_PARTIALS(__VA_ARGS__)},
+   Intrinsic::not_intrinsic, false, ADJOINT_PARTIALS(__VA_ARGS__)},
 #define ADJOINT_FUNCTION(Name, IID, ...)                                       \
-  {DerivativeRule::Function, #Name, 0, Intrinsic::IID,                         \
+  {DerivativeRule::Function, #Name, 0, Intrinsic::IID, true,                   \
+   ADJOINT_PARTIALS(__VA_ARGS__)},
+#define ADJOINT_INTRINSIC(Name, IID, ...)                                      \
+  {DerivativeRule::Function, #Name, 0, Intrinsic::IID, false,                  \
    ADJOINT_PARTIALS(__VA_ARGS__)},
 #include "adjoint/Rules/DerivativeRules.def"
 };
@@ -67,7 +70,8 @@ struct RuleIndex {
         ByOpcode[R.Opcode] = &R;
         continue;
       }
-      ByName[R.Name] = &R;
+      if (R.HasCFunction)
+        ByName[R.Name] = &R;
       if (R.IntrinsicID != Intrinsic::not_intrinsic)
         ByIntrinsic[R.IntrinsicID] = &R;
     }

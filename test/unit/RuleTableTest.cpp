@@ -674,16 +674,27 @@ TEST(RuleTable, InactiveOperandsAreNotDifferentiable) {
 TEST(RuleTable, CoversTheRequiredFunctions) {
   const char *const Required[] = {
       "sqrt",  "cbrt",  "exp",      "exp2",      "expm1",   "log",   "log2",
-      "log10", "log1p", "pow",      "powi",      "sin",     "cos",   "tan",
-      "asin",  "acos",  "atan",     "atan2",     "sinh",    "cosh",  "tanh",
-      "asinh", "acosh", "atanh",    "erf",       "erfc",    "hypot", "fabs",
-      "fmin",  "fmax",  "copysign", "fma",       "fmuladd", "floor", "ceil",
-      "trunc", "round", "rint",     "nearbyint", "lround"};
+      "log10", "log1p", "pow",      "sin",       "cos",     "tan",   "asin",
+      "acos",  "atan",  "atan2",    "sinh",      "cosh",    "tanh",  "asinh",
+      "acosh", "atanh", "erf",      "erfc",      "hypot",   "fabs",  "fmin",
+      "fmax",  "copysign", "fma",   "floor",     "ceil",    "trunc", "round",
+      "rint",  "nearbyint", "lround"};
   for (const char *Name : Required) {
     const DerivativeRule *R = findFunctionRule(Name);
     ASSERT_NE(R, nullptr) << "no rule for " << Name;
     EXPECT_EQ(R->Name, Name);
     EXPECT_EQ(R->Kind, DerivativeRule::Function) << Name;
+  }
+  // Intrinsics without a C function of the same name: found by intrinsic,
+  // never by a C name (a user's `double powi(double, int)` is not llvm.powi).
+  const std::pair<const char *, Intrinsic::ID> IntrinsicOnly[] = {
+      {"powi", Intrinsic::powi}, {"fmuladd", Intrinsic::fmuladd}};
+  for (auto [Name, IID] : IntrinsicOnly) {
+    const DerivativeRule *R = ruleNamed(Name);
+    ASSERT_NE(R, nullptr) << "no rule for " << Name;
+    EXPECT_EQ(R->IntrinsicID, IID) << Name;
+    EXPECT_FALSE(R->HasCFunction) << Name;
+    EXPECT_EQ(findFunctionRule(Name), nullptr) << Name;
   }
   const char *const Instructions[] = {"FAdd",  "FSub",    "FMul",
                                       "FDiv",  "FRem",    "FNeg",

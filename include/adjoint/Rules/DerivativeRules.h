@@ -38,6 +38,7 @@ struct DerivativeRule {
   llvm::StringRef Name;        ///< Opcode name, or the C function's name.
   unsigned Opcode;             ///< For instructions.
   llvm::Intrinsic::ID IntrinsicID; ///< For functions; may be not_intrinsic.
+  bool HasCFunction;           ///< Name is also a C library function.
   unsigned NumOperands;
   PartialFormula Partials[3]; ///< One per operand.
 
