@@ -1,10 +1,12 @@
 ; Calls with the same function and activity pattern share one generated
-; gradient, even from different callers; a different pattern gets its own.
+; gradient, even from different callers and through differently declared
+; entry points; a different pattern gets its own.
 ; RUN: %opt-adjoint -passes='adjoint<O0>' -S %s | FileCheck %s
 ; RUN: %opt-adjoint -passes='adjoint<O0>' -S %s | grep -c 'define internal' | FileCheck %s --check-prefix=COUNT
 
 @enzyme_const = external global i32
 declare double @__enzyme_autodiff(ptr, ...)
+declare double @__enzyme_autodiff_other(ptr, ...)
 
 define double @f(double %x, double %y) {
   %m = fmul double %x, %y
@@ -23,7 +25,7 @@ define double @a(double %x, double %y) {
 
 define double @b(double %x, double %y) {
   %k = load i32, ptr @enzyme_const
-  %g = call double (ptr, ...) @__enzyme_autodiff(ptr @f, double %x, i32 %k, double %y)
+  %g = call double (ptr, ...) @__enzyme_autodiff_other(ptr @f, double %x, i32 %k, double %y)
   ret double %g
 }
 
