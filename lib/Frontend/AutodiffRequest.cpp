@@ -197,6 +197,7 @@ bool CallParser::parseParameter(unsigned Index, AutodiffRequest &R) {
 
   RequestArg Arg;
   Arg.Activity = defaultActivity(ParamTy);
+  bool Explicit = false;
   if (const GlobalVariable *Marker = markerGlobal(Call.getArgOperand(Next))) {
     std::optional<ArgActivity> A = markerActivity(Marker->getName());
     if (!A)
@@ -204,8 +205,13 @@ bool CallParser::parseParameter(unsigned Index, AutodiffRequest &R) {
                   "'; use enzyme_dup, enzyme_dupnoneed, enzyme_const or "
                   "enzyme_out");
     Arg.Activity = *A;
+    Explicit = true;
     if (++Next >= Call.arg_size())
       return TooFew();
+    if (const GlobalVariable *Second = markerGlobal(Call.getArgOperand(Next)))
+      return fail("two activity markers in a row ('" + Marker->getName() +
+                  "', '" + Second->getName() + "') before the value for " +
+                  paramName(Index));
   }
 
   if (Arg.Activity == ArgActivity::Out && !isFloatAggregate(ParamTy))
@@ -226,9 +232,15 @@ bool CallParser::parseParameter(unsigned Index, AutodiffRequest &R) {
   if (!Arg.Primal)
     return false;
   if (hasShadow(Arg.Activity)) {
-    if (Next >= Call.arg_size() || markerGlobal(Call.getArgOperand(Next)))
+    if (Next >= Call.arg_size() || markerGlobal(Call.getArgOperand(Next))) {
+      if (!Explicit)
+        return fail("missing shadow for " + paramName(Index) +
+                    ": a pointer without a marker is enzyme_dup and is "
+                    "followed by its shadow; pass one, or mark the pointer "
+                    "enzyme_const");
       return fail("missing shadow after " + activityName(Arg.Activity) +
                   " for " + paramName(Index));
+    }
     Arg.Shadow = convert(Call.getArgOperand(Next++), ParamTy, Index, "shadow");
     if (!Arg.Shadow)
       return false;
@@ -326,9 +338,11 @@ void finalizeMarkerGlobals(Module &M) {
   for (GlobalVariable &GV : make_early_inc_range(M.globals())) {
     if (!markerActivity(GV.getName()))
       continue;
+    // Loads, casts and ptrtoints of the marker that fed replaced calls.
     for (User *U : make_early_inc_range(GV.users()))
-      if (auto *LI = dyn_cast<LoadInst>(U); LI && LI->use_empty())
-        LI->eraseFromParent();
+      if (auto *I = dyn_cast<Instruction>(U); I && I->use_empty() &&
+                                               !I->mayHaveSideEffects())
+        I->eraseFromParent();
     GV.removeDeadConstantUsers();
     if (GV.use_empty() && GV.isDeclaration()) {
       GV.eraseFromParent();

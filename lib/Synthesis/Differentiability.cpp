@@ -22,7 +22,9 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 
 using namespace llvm;
 
@@ -78,6 +80,7 @@ private:
   }
 
   void checkInstruction(const Instruction &I);
+  void checkStore(const StoreInst &SI);
   bool carriesVariedFloatBits(const Value *V);
   void checkCall(const CallBase &Call);
 
@@ -121,20 +124,15 @@ void DifferentiabilityChecker::checkInstruction(const Instruction &I) {
                    "derivative are manipulated as an integer; this cannot "
                    "be differentiated yet (use fabs, copysign, ... instead "
                    "of bit tricks)");
-  if (const auto *SI = dyn_cast<StoreInst>(&I)) {
-    if (Activity.isVaried(SI->getValueOperand()) &&
-        containsFloat(SI->getValueOperand()->getType()))
-      fail(I, "storing a value that carries a derivative to memory is not "
-              "supported yet");
-    return;
-  }
+  if (const auto *SI = dyn_cast<StoreInst>(&I))
+    return checkStore(*SI);
+  if (const auto *Call = dyn_cast<CallBase>(&I))
+    return checkCall(*Call);
   // Pointer arithmetic on a differentiated pointer only matters through the
   // memory accesses it leads to, which are reported themselves.
   if (!Activity.isActive(&I) || isa<PHINode>(I) ||
       I.getType()->isPtrOrPtrVectorTy())
     return;
-  if (const auto *Call = dyn_cast<CallBase>(&I))
-    return checkCall(*Call);
   if (isa<LoadInst>(I))
     return fail(I, "reading floating-point data through a differentiated "
                    "pointer is not supported yet");
@@ -143,15 +141,61 @@ void DifferentiabilityChecker::checkInstruction(const Instruction &I) {
                 "' instruction cannot be differentiated yet");
 }
 
+void DifferentiabilityChecker::checkStore(const StoreInst &SI) {
+  if (Activity.isVaried(SI.getValueOperand()) &&
+      containsFloat(SI.getValueOperand()->getType()))
+    return fail(SI, "storing a value that carries a derivative to memory is "
+                    "not supported yet");
+  // Overwriting active memory must consume its shadow; without shadow
+  // memory that would be silently skipped.
+  if (Activity.isVaried(SI.getPointerOperand()))
+    fail(SI, "writing to memory that a differentiated (enzyme_dup) pointer "
+             "points to is not supported yet");
+}
+
+/// Functions that only print or report what they are given: a derivative
+/// that reaches them goes nowhere.
+bool isKnownOutputOnly(StringRef Name) {
+  return StringSwitch<bool>(Name)
+      .Cases("printf", "fprintf", "vprintf", "vfprintf", "puts", "fputs", true)
+      .Cases("putchar", "fputc", "fwrite", "fflush", "perror", true)
+      .Default(false);
+}
+
 void DifferentiabilityChecker::checkCall(const CallBase &Call) {
+  bool ActiveResult = Activity.isActive(&Call);
+  bool VariedInput = any_of(Call.args(), [&](const Use &Arg) {
+    return Activity.isVaried(Arg.get());
+  });
+  if (!ActiveResult && !VariedInput)
+    return;
   if (Call.isInlineAsm())
     return fail(Call, "inline assembly cannot be differentiated; compute "
                       "this value in C, or pass its inputs as enzyme_const");
   if (findRule(Call))
     return;
   const Function *Callee = Call.getCalledFunction();
+  if (!ActiveResult) {
+    // The result carries no derivative; one could only escape through
+    // memory the callee writes.
+    if (Call.onlyReadsMemory() ||
+        (Callee && isKnownOutputOnly(Callee->getName())))
+      return;
+    if (isa<MemIntrinsic>(Call))
+      return fail(Call, "copying or setting memory that holds derivatives "
+                        "(memcpy, memmove, memset) is not supported yet");
+    return fail(Call, "call to " +
+                          (Callee ? "'" + demangle(Callee->getName()) + "'"
+                                  : std::string("a function pointer")) +
+                          " receives a value that carries a derivative and "
+                          "may write results derived from it to memory; "
+                          "this cannot be differentiated yet");
+  }
   if (!Callee)
     return fail(Call, "indirect calls cannot be differentiated yet");
+  if (Callee->isIntrinsic())
+    return fail(Call, "the intrinsic '" + Callee->getName() +
+                          "' has no derivative rule yet");
   if (Callee->isDeclaration())
     return fail(Call, "call to external function '" +
                           demangle(Callee->getName()) +

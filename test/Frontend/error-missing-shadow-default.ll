@@ -12,4 +12,4 @@ define void @caller(ptr %p) {
   ret void
 }
 
-; CHECK: error: {{.*}}adjoint: missing shadow {{.*}}for parameter 1 of 'g'
+; CHECK: error: {{.*}}adjoint: missing shadow for parameter 1 of 'g': a pointer without a marker is enzyme_dup and is followed by its shadow; pass one, or mark the pointer enzyme_const

@@ -26,8 +26,9 @@ namespace adjoint {
 class AdjointPass : public llvm::PassInfoMixin<AdjointPass> {
 public:
   /// \p PB and \p Level select the simplification pipeline that cleans up
-  /// generated functions; without \p PB (or at O0) only promotion to SSA and
-  /// dead-code removal run.
+  /// generated functions; without \p PB (or at O0) only a light cleanup
+  /// runs (InstCombine, SimplifyCFG, ADCE), enough to fold the adjoint
+  /// bookkeeping.
   explicit AdjointPass(llvm::PassBuilder *PB = nullptr,
                        llvm::OptimizationLevel Level =
                            llvm::OptimizationLevel::O2)
