@@ -7,6 +7,17 @@
 // RUN: %clang-adjoint -O3 %s -o %t3 -lm && %t3
 // RUN: %clang-adjoint -O2 -ffast-math %s -o %tf -lm && %tf
 // RUN: %clang-adjoint -O0 -g %s -o %tg -lm && %tg
+//
+// Sharing: one generated function per (function, activity pattern). f3 is
+// requested with four patterns (some of them from several calls), scaled
+// with one (a marker that spells out the default).
+// RUN: %clang-adjoint -O0 -S -emit-llvm %s -o %t.ll
+// RUN: FileCheck %s --check-prefix=F3 < %t.ll
+// RUN: FileCheck %s --check-prefix=SCALED < %t.ll
+// F3-COUNT-4: define internal {{.*}}@f3.
+// F3-NOT: define internal {{.*}}@f3.
+// SCALED: define internal {{.*}}@scaled.
+// SCALED-NOT: define internal {{.*}}@scaled.
 #include "gradcheck.h"
 
 // Declared, never defined: the plugin must make the program link anyway.

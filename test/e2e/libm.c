@@ -9,6 +9,11 @@
 // RUN: %clang-adjoint -O2 -ffast-math %s -o %tf -lm && %tf
 #include "gradcheck.h"
 
+// C23's fminimum and fmaximum (glibc 2.35+): <math.h> declares them only
+// for -std=c2x.
+double fminimum(double, double);
+double fmaximum(double, double);
+
 double __enzyme_autodiff(void *, ...);
 typedef struct { double dx, dy; } D2;
 typedef struct { double dx, dy, dz; } D3;
@@ -98,6 +103,8 @@ DEF1(d_fabs, fabs(x))
 DEF2(d_copysign, copysign(x, y))
 DEF2(d_fmin, fmin(x, y))
 DEF2(d_fmax, fmax(x, y))
+DEF2(d_fminimum, fminimum(x, y))
+DEF2(d_fmaximum, fmaximum(x, y))
 DEF3(d_fma, fma(x, y, z))
 DEF3(d_fmuladd, x * y + z)   // contracted to llvm.fmuladd (-ffp-contract=on)
 DEF2(d_fmod, fmod(x, y))
@@ -154,6 +161,8 @@ int main(void) {
   CHECK2(d_copysign, 1.3, 0.5, 1.3, -0.5, -1.3, 0.5, -1.3, -0.5);
   CHECK2(d_fmin, 0.3, 0.8, 0.8, 0.3);
   CHECK2(d_fmax, 0.3, 0.8, 0.8, 0.3);
+  CHECK2(d_fminimum, 0.3, 0.8, 0.8, 0.3);
+  CHECK2(d_fmaximum, 0.3, 0.8, 0.8, 0.3);
   CHECK3(d_fma, 0.7, -1.3, 2.1, -1.5, 0.4, 0.3);
   CHECK3(d_fmuladd, 0.7, -1.3, 2.1, -1.5, 0.4, 0.3);
   CHECK2(d_fmod, 5.3, 1.2, -5.3, 1.2, 5.3, -2.1, 0.7, 1.9);

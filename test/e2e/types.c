@@ -37,6 +37,25 @@ long double lquad(long double x) { return QUAD(x); }
 _Float16 hpoly(_Float16 x, _Float16 y) { return POLY(x, y); }
 _Float16 hquad(_Float16 x) { return QUAD(x); }
 
+// Branches, selects and a switch, the same in each type (SIN is the sine of
+// that precision).
+#define BRANCHY(T, name, SIN)                                                  \
+  T name(T x) {                                                                \
+    if (x > 1)                                                                 \
+      return x * x;                                                            \
+    T r = x < 0 ? -x * 3 : x;                                                  \
+    switch ((int)(x * 4)) {                                                    \
+    case 1:                                                                    \
+      return r * r * r;                                                        \
+    case 2:                                                                    \
+      r = (T)SIN(r);                                                           \
+    }                                                                          \
+    return r;                                                                  \
+  }
+BRANCHY(float, fbranchy, sinf)
+BRANCHY(long double, lbranchy, sinl)
+BRANCHY(_Float16, hbranchy, sinf)
+
 // Mixed precisions: the return type and the argument types differ.
 float ret_float(double x) { return (float)(x * x) + (float)x; }
 double from_float(float x) { return (double)x * x * x; }
@@ -61,6 +80,7 @@ static long double cube_at(const long double *v) { return v[0] * v[0] * v[0]; }
 static long double from_half_at(const long double *v) {
   return v[0] * 4 - v[0] * v[0];
 }
+static long double branchy_at(const long double *v) { return lbranchy(v[0]); }
 static long double mixed_at(const long double *v) {
   return v[0] * v[1] + v[1] * v[2] - v[0] / v[2];
 }
@@ -118,6 +138,19 @@ int main(void) {
     M3 gm = autodiff_m3((void *)mixed, q[0], (double)q[1], (float)q[2]);
     gc_grad("mixed", mixed_at, 3, q, (long double[]){gm.dx, gm.dy, gm.dz},
             GC_TOL_FLOAT);
+  }
+  // One point per path through BRANCHY; exact in half precision.
+  const float bs[] = {1.5f, -0.5f, 0.375f, 0.625f, 0.125f};
+  for (int i = 0; i != 5; ++i) {
+    long double x = bs[i];
+    gc_grad("float branchy", branchy_at, 1, &x,
+            (long double[]){autodiff_f((void *)fbranchy, bs[i])},
+            GC_TOL_FLOAT);
+    gc_grad("long double branchy", branchy_at, 1, &x,
+            (long double[]){autodiff_l((void *)lbranchy, x)}, GC_TOL_LDOUBLE);
+    gc_grad("half branchy", branchy_at, 1, &x,
+            (long double[]){autodiff_h((void *)hbranchy, (_Float16)bs[i])},
+            GC_TOL_HALF);
   }
   return gc_finish();
 }
