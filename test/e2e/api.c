@@ -111,6 +111,14 @@ int main(void) {
                   z);
     gc_expect("all const", "caller's x", keep, x, 0);
 
+    // The function and a marker held in local variables first: at -O0 they
+    // reach the call through stack slots.
+    void *fn = (void *)f3;
+    int marker = enzyme_const;
+    D2xz e = autodiff_d2xz(fn, x, marker, y, z);
+    gc_expect("locals", "dx", e.dx, dx, GC_TOL_DOUBLE);
+    gc_expect("locals", "dz", e.dz, dz, GC_TOL_DOUBLE);
+
     // The gradient-returning helper sums two identical requests.
     D2 h = grad_from_helper(x, y);
     long double q[] = {x, y, 0.25};
