@@ -30,6 +30,8 @@ typedef struct { float dx, dy, dz; } F3;          // {<2 x float>, float}
 typedef struct { float dx, dy, dz, dw; } F4;      // {<2 x float>, <2 x float>}
 typedef struct { double dx; struct { double dy, dz; } rest; } Nested;
 typedef struct { double dx; float dy; } DF;
+typedef struct { double d0, d1, d2, d3, d4, d5, d6, d7, d8, d9; } D10;
+#define autodiff_d10 ((D10(*)(void *, ...))__enzyme_autodiff)
 #define autodiff_f3 ((F3(*)(void *, ...))__enzyme_autodiff)
 #define autodiff_f4 ((F4(*)(void *, ...))__enzyme_autodiff)
 #define autodiff_nested ((Nested(*)(void *, ...))__enzyme_autodiff)
@@ -59,6 +61,18 @@ float lin4(float x, float y, float z, float w) {
   return x + 2 * y + 3 * z + 4 * w;
 }
 double lin_df(double x, float y) { return x + 2 * y; }
+
+// More arguments than registers, so most are passed on the stack; const
+// ones in between, and a float gradient widened into a double field.
+double many(double a0, int i0, double a1, double a2, double a3, double a4,
+            long double l, double a5, double a6, double a7, float a8,
+            double a9) {
+  // Under -ffast-math this sum would become llvm.vector.reduce.fadd, which
+  // has no rule yet (bug reported; vectorized.c covers what works).
+#pragma clang fp reassociate(off)
+  return a0 + 2 * a1 + 3 * a2 + 4 * a3 + 5 * a4 + 6 * a5 + 7 * a6 + 8 * a7 +
+         9 * a8 + 10 * a9 + i0 * l;
+}
 
 // float parameters receive the variadic call's doubles.
 float fmix(float x, double y, float z) { return x * (float)y + z * z * x; }
@@ -152,6 +166,11 @@ int main(void) {
     gc_expect("nested struct", "dx", nest.dx, dx, GC_TOL_DOUBLE);
     gc_expect("nested struct", "dy", nest.rest.dy, dy, GC_TOL_DOUBLE);
     gc_expect("nested struct", "dz", nest.rest.dz, dz, GC_TOL_DOUBLE);
+    D10 m = autodiff_d10((void *)many, x, 5, y, z, x, y, enzyme_const, 2.0L,
+                         z, x, y, (float)z, x);
+    const double *md = &m.d0;
+    for (int k = 0; k != 10; ++k)
+      gc_expect("many arguments", "d(k)", md[k], k + 1, 0);
     DF df = autodiff_df((void *)lin_df, x, (float)y);
     gc_expect("double, float", "fields", df.dx + 10 * df.dy, 21, 0);
 
