@@ -7,9 +7,11 @@
 #include "adjoint/Activity/ActivityAnalysis.h"
 #include "adjoint/Support/TypeUtils.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -47,21 +49,39 @@ ActivityInfo::ActivityInfo(const Function &F, ArrayRef<ArgActivity> Args)
 
 void ActivityInfo::propagateVaried(ArrayRef<ArgActivity> Args) {
   SmallVector<const Value *, 32> Worklist;
+  auto MarkVaried = [&](const Value *V) {
+    const auto *I = dyn_cast<Instruction>(V);
+    if ((isa<Argument>(V) || (I && I->getFunction() == &F)) &&
+        mayCarryDerivative(V->getType()) && Varied.insert(V).second)
+      Worklist.push_back(V);
+  };
   for (const Argument &A : F.args())
-    if (Args[A.getArgNo()] != ArgActivity::Const &&
-        mayCarryDerivative(A.getType()) && Varied.insert(&A).second)
-      Worklist.push_back(&A);
+    if (Args[A.getArgNo()] != ArgActivity::Const)
+      MarkVaried(&A);
 
   while (!Worklist.empty()) {
     const Value *V = Worklist.pop_back_val();
     for (const User *U : V->users()) {
-      const auto *I = dyn_cast<Instruction>(U);
-      if (!I || !mayCarryDerivative(I->getType()))
+      if (const auto *SI = dyn_cast<StoreInst>(U)) {
+        // Varied data stored to memory makes that memory varied: every
+        // pointer into the same object reads it back.
+        if (SI->getValueOperand() == V)
+          markMemoryVaried(SI->getPointerOperand(), MarkVaried);
         continue;
-      if (Varied.insert(I).second)
-        Worklist.push_back(I);
+      }
+      if (const auto *I = dyn_cast<Instruction>(U))
+        MarkVaried(I);
     }
   }
+}
+
+void ActivityInfo::markMemoryVaried(
+    const Value *Ptr, function_ref<void(const Value *)> MarkVaried) {
+  MarkVaried(Ptr);
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Ptr, Objects);
+  for (const Value *Object : Objects)
+    MarkVaried(Object);
 }
 
 void ActivityInfo::propagateUseful() {
@@ -71,11 +91,24 @@ void ActivityInfo::propagateUseful() {
         mayCarryDerivative(V->getType()) && Useful.insert(V).second)
       Worklist.push_back(V);
   };
-  if (containsFloat(F.getReturnType()))
-    for (const Instruction &I : instructions(F))
-      if (const auto *Ret = dyn_cast<ReturnInst>(&I))
-        if (const Value *RV = Ret->getReturnValue())
-          MarkUseful(RV);
+  for (const Instruction &I : instructions(F)) {
+    if (const auto *Ret = dyn_cast<ReturnInst>(&I)) {
+      if (const Value *RV = Ret->getReturnValue();
+          RV && containsFloat(RV->getType()))
+        MarkUseful(RV);
+    } else if (const auto *SI = dyn_cast<StoreInst>(&I)) {
+      // Memory that carries derivatives is an output: its shadow holds a
+      // seed, whatever is stored there receives it.
+      if (Varied.contains(SI->getPointerOperand())) {
+        MarkUseful(SI->getValueOperand());
+        MarkUseful(SI->getPointerOperand());
+      }
+    } else if (const auto *MS = dyn_cast<MemSetInst>(&I)) {
+      // Overwritten the same way, so its shadow must be consumed.
+      if (Varied.contains(MS->getDest()))
+        MarkUseful(MS->getDest());
+    }
+  }
 
   while (!Worklist.empty()) {
     const auto *I = dyn_cast<Instruction>(Worklist.pop_back_val());

@@ -18,6 +18,7 @@
 #include "adjoint/Support/TypeUtils.h"
 
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InlineAsm.h"
@@ -35,12 +36,14 @@ namespace {
 class DifferentiabilityChecker {
 public:
   DifferentiabilityChecker(const Function &F, const ActivityInfo &Activity,
+                           ArrayRef<ArgActivity> Activities,
                            StringRef SourceName, const Instruction &Site)
-      : F(F), Activity(Activity),
+      : F(F), Activity(Activity), Activities(Activities),
         Context(" (in the gradient of '" + demangle(SourceName) +
                 "' requested at " + describeLocation(Site) + ")") {}
 
   bool run() {
+    checkArguments();
     checkReturnType();
     checkLoops();
     for (const Instruction &I : instructions(F))
@@ -52,6 +55,19 @@ private:
   void fail(const Instruction &At, const Twine &Message) {
     reportError(At, Message + Context);
     Ok = false;
+  }
+
+  /// A pointer passed enzyme_const has no shadow: derivatives must not be
+  /// stored into the memory it points to.
+  void checkArguments() {
+    for (const Argument &A : F.args())
+      if (A.getType()->isPointerTy() && Activity.isActive(&A) &&
+          !hasShadow(Activities[A.getArgNo()]))
+        fail(*F.getEntryBlock().getFirstNonPHIOrDbg(),
+             "parameter " + Twine(A.getArgNo() + 1) +
+                 " is passed enzyme_const, but values that carry "
+                 "derivatives are stored into the memory it points to; pass "
+                 "it enzyme_dup with a shadow");
   }
 
   /// The differentiated output is a floating-point return value (seeded
@@ -81,11 +97,13 @@ private:
 
   void checkInstruction(const Instruction &I);
   void checkStore(const StoreInst &SI);
+  void checkShadowable(const Instruction &I);
   bool carriesVariedFloatBits(const Value *V);
   void checkCall(const CallBase &Call);
 
   const Function &F;
   const ActivityInfo &Activity;
+  ArrayRef<ArgActivity> Activities;
   DenseMap<const Value *, bool> BitsMemo;
   std::string Context;
   bool Ok = true;
@@ -103,7 +121,9 @@ bool DifferentiabilityChecker::carriesVariedFloatBits(const Value *V) {
   if (!Inserted)
     return It->second;
   bool Result = false;
-  if (isa<BitCastInst>(I)) {
+  if (const auto *LI = dyn_cast<LoadInst>(I)) {
+    Result = Activity.isVaried(LI->getPointerOperand());
+  } else if (isa<BitCastInst>(I)) {
     const Value *Src = I->getOperand(0);
     Result = Src->getType()->isFPOrFPVectorTy() && Activity.isVaried(Src);
   } else if (isa<BinaryOperator>(I) || isa<CastInst>(I) || isa<PHINode>(I) ||
@@ -128,29 +148,66 @@ void DifferentiabilityChecker::checkInstruction(const Instruction &I) {
     return checkStore(*SI);
   if (const auto *Call = dyn_cast<CallBase>(&I))
     return checkCall(*Call);
-  // Pointer arithmetic on a differentiated pointer only matters through the
-  // memory accesses it leads to, which are reported themselves.
-  if (!Activity.isActive(&I) || isa<PHINode>(I) ||
-      I.getType()->isPtrOrPtrVectorTy())
+  if (!Activity.isActive(&I))
     return;
+  if (I.getType()->isPointerTy())
+    return checkShadowable(I);
+  if (isa<PHINode>(I))
+    return; // Reversed along the CFG edges.
   if (isa<LoadInst>(I))
-    return fail(I, "reading floating-point data through a differentiated "
-                   "pointer is not supported yet");
+    return; // Its pointer is active, hence shadowable (checked there).
   if (!findRule(I) && !isDataMovement(I))
     fail(I, Twine("the '") + I.getOpcodeName() +
                 "' instruction cannot be differentiated yet");
 }
 
+/// Can the shadow of the active pointer \p I be computed alongside it?
+void DifferentiabilityChecker::checkShadowable(const Instruction &I) {
+  if (isa<AllocaInst>(I))
+    return;
+  if (isa<GetElementPtrInst>(I) || isa<BitCastInst>(I) ||
+      isa<AddrSpaceCastInst>(I) || isa<LoadInst>(I)) {
+    const Value *Base = I.getOperand(0);
+    if (!Activity.isActive(Base))
+      fail(I, "a pointer into memory that holds derivatives is derived "
+              "from " +
+                  describeValue(*Base) +
+                  ", which has no shadow; this is not supported yet");
+    return;
+  }
+  if (isa<PHINode>(I) || isa<SelectInst>(I)) {
+    for (const Value *Op : I.operands())
+      if (Op->getType()->isPointerTy() && !Activity.isActive(Op) &&
+          !isa<ConstantPointerNull>(Op) && !isa<UndefValue>(Op))
+        return fail(I, "a pointer that may point to memory holding "
+                       "derivatives, or to " +
+                           describeValue(*Op) +
+                           ", which has no shadow; this is not supported "
+                           "yet");
+    return;
+  }
+  fail(I, Twine("cannot compute the shadow of a pointer produced by '") +
+              I.getOpcodeName() + "'; this is not supported yet");
+}
+
 void DifferentiabilityChecker::checkStore(const StoreInst &SI) {
-  if (Activity.isVaried(SI.getValueOperand()) &&
-      containsFloat(SI.getValueOperand()->getType()))
-    return fail(SI, "storing a value that carries a derivative to memory is "
-                    "not supported yet");
-  // Overwriting active memory must consume its shadow; without shadow
-  // memory that would be silently skipped.
-  if (Activity.isVaried(SI.getPointerOperand()))
-    fail(SI, "writing to memory that a differentiated (enzyme_dup) pointer "
-             "points to is not supported yet");
+  const Value *Val = SI.getValueOperand(), *Ptr = SI.getPointerOperand();
+  if (Activity.isVaried(Val) && containsFloat(Val->getType()) &&
+      !Activity.isActive(Ptr)) {
+    const Value *Object = getUnderlyingObject(Ptr);
+    return fail(SI, "storing a value that carries a derivative into " +
+                        (isa<GlobalVariable>(Object)
+                             ? "global variable " + describeValue(*Object)
+                             : std::string("memory that has no shadow")) +
+                        " is not supported: its derivative would be lost; "
+                        "write it through an enzyme_dup pointer instead");
+  }
+  // Bytes copied through an integer may be the bits of a float that
+  // carries a derivative; without knowing, the copy would drop it.
+  if (Activity.isVaried(SI.getPointerOperand()) &&
+      carriesVariedFloatBits(SI.getValueOperand()))
+    fail(SI, "memory that may hold derivatives is copied through integer "
+             "loads and stores; this cannot be differentiated yet");
 }
 
 /// Functions that only print or report what they are given: a derivative
@@ -168,6 +225,14 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
     return Activity.isVaried(Arg.get());
   });
   if (!ActiveResult && !VariedInput)
+    return;
+  // lifetime markers, assumptions, ...: no data flows through them.
+  if (const auto *II = dyn_cast<IntrinsicInst>(&Call);
+      II && II->isAssumeLikeIntrinsic())
+    return;
+  // Setting memory only consumes its shadow (in the reverse), which needs
+  // no knowledge of what the bytes hold.
+  if (isa<MemSetInst>(Call))
     return;
   if (Call.isInlineAsm())
     return fail(Call, "inline assembly cannot be differentiated; compute "
@@ -193,6 +258,10 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
   }
   if (!Callee)
     return fail(Call, "indirect calls cannot be differentiated yet");
+  if (Call.getType()->isPointerTy())
+    return fail(Call, "the pointer returned by '" +
+                          demangle(Callee->getName()) +
+                          "' would need a shadow, which is not supported yet");
   if (Callee->isIntrinsic())
     return fail(Call, "the intrinsic '" + Callee->getName() +
                           "' has no derivative rule yet");
@@ -215,8 +284,10 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
 } // namespace
 
 bool checkDifferentiable(const Function &F, const ActivityInfo &Activity,
+                         ArrayRef<ArgActivity> Activities,
                          StringRef SourceName, const Instruction &Site) {
-  return DifferentiabilityChecker(F, Activity, SourceName, Site).run();
+  return DifferentiabilityChecker(F, Activity, Activities, SourceName, Site)
+      .run();
 }
 
 } // namespace adjoint

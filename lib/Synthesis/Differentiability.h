@@ -7,6 +7,9 @@
 #ifndef ADJOINT_LIB_SYNTHESIS_DIFFERENTIABILITY_H
 #define ADJOINT_LIB_SYNTHESIS_DIFFERENTIABILITY_H
 
+#include "adjoint/Frontend/AutodiffRequest.h"
+
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace llvm {
@@ -22,6 +25,7 @@ class ActivityInfo;
 /// cannot differentiate (yet). \p SourceName and \p Site (the requesting
 /// call) are named in the messages. Returns true when there is none.
 bool checkDifferentiable(const llvm::Function &F, const ActivityInfo &Activity,
+                         llvm::ArrayRef<ArgActivity> Activities,
                          llvm::StringRef SourceName,
                          const llvm::Instruction &Site);
 

@@ -25,10 +25,12 @@
 
 #include "adjoint/Synthesis/GradientSynthesis.h"
 #include "Differentiability.h"
+#include "ShadowMemory.h"
 
 #include "adjoint/Activity/ActivityAnalysis.h"
 #include "adjoint/Rules/DerivativeRules.h"
 #include "adjoint/Support/Diagnostics.h"
+#include "adjoint/Support/TypeUtils.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -36,6 +38,7 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
@@ -75,10 +78,12 @@ class ReverseModeBuilder {
 public:
   ReverseModeBuilder(const GradientRequest &R, Function &Grad,
                      ArrayRef<Argument *> OutArgs,
-                     SmallPtrSet<const Argument *, 8> ActiveArgs)
+                     SmallPtrSet<const Argument *, 8> ActiveArgs,
+                     const DenseMap<const Argument *, Value *> &ArgShadows)
       : R(R), Grad(Grad), Activity(R.Activity),
         EntryBuilder(Grad.getContext()), ActiveArgs(std::move(ActiveArgs)),
-        OutArgs(OutArgs) {}
+        OutArgs(OutArgs),
+        Shadows([this](const Value *V) { return isActive(V); }, ArgShadows) {}
 
   void build();
 
@@ -87,6 +92,9 @@ private:
   void seedReturn(ReturnInst &Ret, BasicBlock &Reverse);
   void reverseBlock(BasicBlock &Forward);
   void reverseInstruction(Instruction &I, IRBuilder<> &B);
+  void reverseLoad(LoadInst &LI, Value *Adjoint, IRBuilder<> &B);
+  void reverseStore(StoreInst &SI, IRBuilder<> &B);
+  void reverseMemSet(MemSetInst &MS, IRBuilder<> &B);
   void reverseBlockExit(BasicBlock &Forward, IRBuilder<> &B);
   void emitGradientReturn(IRBuilder<> &B);
 
@@ -115,6 +123,7 @@ private:
   SmallVector<BasicBlock *, 16> ForwardBlocks;
   DenseMap<BasicBlock *, BasicBlock *> ReverseOf;
   MapVector<Value *, AllocaInst *> Slots;
+  ShadowMemory Shadows;
 };
 
 AllocaInst *ReverseModeBuilder::adjointSlot(Value *V) {
@@ -149,6 +158,7 @@ Value *ReverseModeBuilder::takeAdjoint(Value *V, IRBuilder<> &B) {
 void ReverseModeBuilder::build() {
   for (BasicBlock &BB : Grad)
     ForwardBlocks.push_back(&BB);
+  Shadows.build(Grad);
   EntryBuilder.SetInsertPoint(&Grad.getEntryBlock(),
                               Grad.getEntryBlock().begin());
   for (BasicBlock *BB : ForwardBlocks)
@@ -180,7 +190,18 @@ void ReverseModeBuilder::seedReturn(ReturnInst &Ret, BasicBlock &Reverse) {
 void ReverseModeBuilder::reverseBlock(BasicBlock &Forward) {
   IRBuilder<> B(ReverseOf[&Forward]);
   for (Instruction &I : reverse(Forward)) {
-    if (isa<PHINode>(I) || I.isTerminator() || !isActive(&I))
+    if (auto *SI = dyn_cast<StoreInst>(&I)) {
+      if (isActive(SI->getPointerOperand()))
+        reverseStore(*SI, B);
+      continue;
+    }
+    if (auto *MS = dyn_cast<MemSetInst>(&I)) {
+      if (isActive(MS->getDest()))
+        reverseMemSet(*MS, B);
+      continue;
+    }
+    if (isa<PHINode>(I) || I.isTerminator() || !isActive(&I) ||
+        I.getType()->isPointerTy())
       continue;
     reverseInstruction(I, B);
   }
@@ -194,6 +215,8 @@ void ReverseModeBuilder::reverseInstruction(Instruction &I, IRBuilder<> &B) {
     B.setFastMathFlags(I.getFastMathFlags());
   Value *Adjoint = takeAdjoint(&I, B);
 
+  if (auto *LI = dyn_cast<LoadInst>(&I))
+    return reverseLoad(*LI, Adjoint, B);
   if (isDataMovement(I)) {
     emitTransposedMovement(I, Adjoint, B, [&](unsigned Idx, Value *Share) {
       if (isActive(I.getOperand(Idx)))
@@ -216,6 +239,37 @@ void ReverseModeBuilder::reverseInstruction(Instruction &I, IRBuilder<> &B) {
     if (!Contribution.isConstant(0.0))
       addToAdjoint(Operand, Contribution.value(), B);
   }
+}
+
+/// The reverse of `V = *P` adds V's adjoint to the shadow of *P.
+void ReverseModeBuilder::reverseLoad(LoadInst &LI, Value *Adjoint,
+                                     IRBuilder<> &B) {
+  Value *Shadow = Shadows.shadowOf(LI.getPointerOperand());
+  Value *Old = B.CreateAlignedLoad(LI.getType(), Shadow, LI.getAlign());
+  B.CreateAlignedStore(addAdjoints(B, Old, Adjoint), Shadow, LI.getAlign());
+}
+
+/// The reverse of `*P = V` hands the adjoint held in the shadow of *P to V,
+/// then zeroes it: the value *P had before the store did not reach the
+/// output through *P (shared/api-semantics.md, "Consumption").
+void ReverseModeBuilder::reverseStore(StoreInst &SI, IRBuilder<> &B) {
+  Value *Val = SI.getValueOperand();
+  Type *Ty = Val->getType();
+  if (!containsFloat(Ty))
+    return; // Integers and pointers have no adjoint.
+  B.SetCurrentDebugLocation(SI.getDebugLoc());
+  Value *Shadow = Shadows.shadowOf(SI.getPointerOperand());
+  if (isActive(Val))
+    addToAdjoint(Val, B.CreateAlignedLoad(Ty, Shadow, SI.getAlign()), B);
+  B.CreateAlignedStore(Constant::getNullValue(Ty), Shadow, SI.getAlign());
+}
+
+/// memset overwrites its bytes like a store of constants: their shadow is
+/// consumed.
+void ReverseModeBuilder::reverseMemSet(MemSetInst &MS, IRBuilder<> &B) {
+  B.SetCurrentDebugLocation(MS.getDebugLoc());
+  B.CreateMemSet(Shadows.shadowOf(MS.getDest()), B.getInt8(0),
+                 MS.getLength(), MS.getDestAlign());
 }
 
 /// Leaves the reverse of \p Forward for the reverse of the predecessor that
@@ -330,9 +384,11 @@ void ReverseModeBuilder::promoteSlots() {
 }
 
 /// Creates the gradient function and moves \p Primal's body into it.
-Function *createGradientFunction(const GradientRequest &R, const Twine &Name,
-                                 SmallVectorImpl<Argument *> &OutArgs,
-                                 SmallPtrSetImpl<const Argument *> &Active) {
+Function *createGradientFunction(
+    const GradientRequest &R, const Twine &Name,
+    SmallVectorImpl<Argument *> &OutArgs,
+    SmallPtrSetImpl<const Argument *> &Active,
+    DenseMap<const Argument *, Value *> &ArgShadows) {
   Function &Primal = R.Primal;
   FunctionType *FTy = gradientFunctionType(Primal, R.Activities);
   Function *Grad = Function::Create(FTy, GlobalValue::InternalLinkage, Name,
@@ -358,8 +414,11 @@ Function *createGradientFunction(const GradientRequest &R, const Twine &Name,
       Active.insert(New);
     if (Act == ArgActivity::Out)
       OutArgs.push_back(New);
-    if (hasShadow(Act))
-      Grad->getArg(GradArg++)->setName(A.getName() + ".shadow");
+    if (hasShadow(Act)) {
+      Argument *Shadow = Grad->getArg(GradArg++);
+      Shadow->setName(A.getName() + ".shadow");
+      ArgShadows[New] = Shadow;
+    }
   }
   Grad->splice(Grad->end(), &Primal);
   return Grad;
@@ -369,15 +428,19 @@ Function *createGradientFunction(const GradientRequest &R, const Twine &Name,
 
 Function *synthesizeGradient(const GradientRequest &R, const Twine &Name) {
   Function &Primal = R.Primal;
-  if (!checkDifferentiable(Primal, R.Activity, R.SourceName, R.Site)) {
+  if (!checkDifferentiable(Primal, R.Activity, R.Activities, R.SourceName,
+                           R.Site)) {
     Primal.eraseFromParent();
     return nullptr;
   }
 
   SmallVector<Argument *, 4> OutArgs;
   SmallPtrSet<const Argument *, 8> ActiveArgs;
-  Function *Grad = createGradientFunction(R, Name, OutArgs, ActiveArgs);
-  ReverseModeBuilder(R, *Grad, OutArgs, std::move(ActiveArgs)).build();
+  DenseMap<const Argument *, Value *> ArgShadows;
+  Function *Grad =
+      createGradientFunction(R, Name, OutArgs, ActiveArgs, ArgShadows);
+  ReverseModeBuilder(R, *Grad, OutArgs, std::move(ActiveArgs), ArgShadows)
+      .build();
   // Erased only now: the activity sets hold pointers to its arguments, which
   // must not be reused by new values while they are queried.
   Primal.eraseFromParent();

@@ -1,5 +1,5 @@
-; Storing a value that carries a derivative to memory is not supported yet,
-; even to a global the return does not depend on.
+; Storing a value that carries a derivative into a global variable (which
+; has no shadow) is an error: its derivative would be lost.
 ; RUN: not %opt-adjoint -passes=adjoint -disable-output %s 2>&1 | FileCheck %s
 
 @g = global double 0.0
@@ -16,4 +16,4 @@ define double @caller(double %x) {
   ret double %r
 }
 
-; CHECK: error: {{.*}}adjoint: storing a value that carries a derivative to memory is not supported yet (in the gradient of 'f' requested at function 'caller')
+; CHECK: error: {{.*}}adjoint: storing a value that carries a derivative into global variable 'g' is not supported: its derivative would be lost; write it through an enzyme_dup pointer instead (in the gradient of 'f' requested at function 'caller')

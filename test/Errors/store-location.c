@@ -14,6 +14,6 @@ double g(double x) {
   return __enzyme_autodiff((void *)f, x);
 }
 
-// CHECK: store-location.c:9:8: error: adjoint: storing a value that carries a derivative to memory is not supported yet{{.*}}(in the gradient of 'f' requested at {{.*}}store-location.c:14:10)
+// CHECK: store-location.c:9:8: error: adjoint: storing a value that carries a derivative into global variable 'sink' is not supported{{.*}}(in the gradient of 'f' requested at {{.*}}store-location.c:14:10)
 // CHECK-NOT: PLEASE submit a bug report
 // CHECK-NOT: Stack dump

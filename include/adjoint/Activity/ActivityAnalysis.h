@@ -6,7 +6,9 @@
 //
 // A value is active when a derivative can flow through it: it depends on an
 // active input (it is "varied") and an active output depends on it (it is
-// "useful"). Everything else is constant: synthesis emits no derivative code
+// "useful"). Memory takes part: varied data stored into an object makes the
+// object's pointers varied, and every store through a varied pointer is an
+// output (its shadow holds a seed), so the stored value is useful. Everything else is constant: synthesis emits no derivative code
 // for it, which is what makes gradients of mixed integer/float code cheap.
 //
 // Both directions are data-flow fixed points computed with one worklist
@@ -20,6 +22,7 @@
 #include "adjoint/Frontend/AutodiffRequest.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/PassManager.h"
 
@@ -48,6 +51,8 @@ public:
 
 private:
   void propagateVaried(llvm::ArrayRef<ArgActivity> Args);
+  void markMemoryVaried(const llvm::Value *Ptr,
+                        llvm::function_ref<void(const llvm::Value *)> Mark);
   void propagateUseful();
 
   const llvm::Function &F;

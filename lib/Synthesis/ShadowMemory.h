@@ -1,0 +1,57 @@
+//===- ShadowMemory.h - Shadow pointers of the forward pass ----*- C++ -*-===//
+//
+// Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every active pointer has a shadow pointer: the same address in the memory
+// that holds adjoints. The forward pass computes shadows alongside their
+// primal pointers (a shadow GEP after each GEP, a zeroed shadow alloca next
+// to each active alloca, ...), so that the reverse pass can read and
+// accumulate adjoints at any address the forward pass touched.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_LIB_SYNTHESIS_SHADOWMEMORY_H
+#define ADJOINT_LIB_SYNTHESIS_SHADOWMEMORY_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include <functional>
+
+namespace llvm {
+class Argument;
+class BasicBlock;
+class Function;
+class Instruction;
+class Value;
+} // namespace llvm
+
+namespace adjoint {
+
+class ShadowMemory {
+public:
+  /// \p IsActive tells which values carry derivatives; \p ArgShadows maps
+  /// each duplicated argument to its shadow argument.
+  ShadowMemory(
+      std::function<bool(const llvm::Value *)> IsActive,
+      const llvm::DenseMap<const llvm::Argument *, llvm::Value *> &ArgShadows)
+      : IsActive(std::move(IsActive)), Shadows(ArgShadows.begin(), ArgShadows.end()) {}
+
+  /// Emits the shadow of every active pointer of the forward blocks \p F,
+  /// and mirrors stores of active pointers into shadow memory.
+  void build(llvm::Function &F);
+
+  /// The shadow of the active pointer \p Ptr.
+  llvm::Value *shadowOf(const llvm::Value *Ptr) const;
+
+private:
+  void shadowInstruction(llvm::Instruction &I);
+
+  std::function<bool(const llvm::Value *)> IsActive;
+  llvm::DenseMap<const llvm::Value *, llvm::Value *> Shadows;
+};
+
+} // namespace adjoint
+
+#endif // ADJOINT_LIB_SYNTHESIS_SHADOWMEMORY_H
