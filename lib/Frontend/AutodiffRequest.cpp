@@ -299,6 +299,24 @@ SmallVector<CallBase *, 8> collectAutodiffCalls(Module &M) {
   return Calls;
 }
 
+DenseMap<const Function *, const GlobalVariable *>
+collectCustomDerivatives(const Module &M) {
+  DenseMap<const Function *, const GlobalVariable *> Result;
+  for (const GlobalVariable &GV : M.globals()) {
+    if (!GV.getName().starts_with("__enzyme_register_gradient") &&
+        !GV.getName().starts_with("__enzyme_register_derivative"))
+      continue;
+    const auto *Init =
+        GV.hasInitializer() ? dyn_cast<ConstantArray>(GV.getInitializer())
+                            : nullptr;
+    if (Init && Init->getNumOperands() > 0)
+      if (const auto *F =
+              dyn_cast<Function>(Init->getOperand(0)->stripPointerCasts()))
+        Result[F] = &GV;
+  }
+  return Result;
+}
+
 /// Erases `store @entry, %slot` when every load of the local slot is dead
 /// (the calls through it were replaced), so no reference to the entry point
 /// is left for the linker.

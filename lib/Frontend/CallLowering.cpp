@@ -54,13 +54,17 @@ Value *assemble(IRBuilderBase &B, Type *T, ArrayRef<Value *> &Leaves) {
                                 I);
     return V;
   }
-  if (isa<ArrayType>(T) || isa<StructType>(T)) {
+  if (auto *AT = dyn_cast<ArrayType>(T)) {
     Value *V = PoisonValue::get(T);
-    for (unsigned I = 0, E = T->getNumContainedTypes(); I != E; ++I) {
-      Type *Elt = isa<ArrayType>(T) ? T->getArrayElementType()
-                                    : T->getStructElementType(I);
-      V = B.CreateInsertValue(V, assemble(B, Elt, Leaves), I);
-    }
+    for (unsigned I = 0, E = AT->getNumElements(); I != E; ++I)
+      V = B.CreateInsertValue(V, assemble(B, AT->getElementType(), Leaves), I);
+    return V;
+  }
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    Value *V = PoisonValue::get(T);
+    for (unsigned I = 0, E = ST->getNumElements(); I != E; ++I)
+      V = B.CreateInsertValue(V, assemble(B, ST->getElementType(I), Leaves),
+                              I);
     return V;
   }
   Value *Leaf = Leaves.front();

@@ -9,8 +9,10 @@
 #include "adjoint/Activity/ActivityAnalysis.h"
 #include "adjoint/Frontend/AutodiffRequest.h"
 #include "adjoint/Preprocess/Preprocess.h"
+#include "adjoint/Support/Diagnostics.h"
 #include "adjoint/Synthesis/GradientSynthesis.h"
 
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -57,24 +59,25 @@ Function *buildGradient(const AutodiffRequest &R,
   return synthesizeGradient(GR, R.Fn->getName() + ".adjoint.grad");
 }
 
-/// Does \p F, or a function it calls directly, contain one of \p Pending?
-bool reachesPendingCall(Function *F,
-                        const SmallPtrSetImpl<Function *> &Containing) {
+/// The first function in \p Targets that \p F is or calls, directly or
+/// through other defined functions; null if none.
+const Function *reachedFunction(Function *F,
+                                function_ref<bool(const Function *)> Targets) {
   SmallPtrSet<Function *, 16> Seen;
   SmallVector<Function *, 16> Worklist = {F};
   while (!Worklist.empty()) {
     Function *G = Worklist.pop_back_val();
     if (!Seen.insert(G).second)
       continue;
-    if (Containing.contains(G))
-      return true;
+    if (Targets(G))
+      return G;
     for (Instruction &I : instructions(*G))
       if (auto *Call = dyn_cast<CallBase>(&I))
         if (Function *Callee = Call->getCalledFunction();
             Callee && !Callee->isDeclaration())
           Worklist.push_back(Callee);
   }
-  return false;
+  return nullptr;
 }
 
 /// Orders requests so that a function is differentiated only after the
@@ -87,18 +90,42 @@ orderInnerFirst(MutableArrayRef<AutodiffRequest> Requests) {
   for (AutodiffRequest &R : Requests)
     Remaining.push_back(&R);
   while (!Remaining.empty()) {
-    SmallPtrSet<Function *, 8> Containing;
+    SmallPtrSet<const Function *, 8> Containing;
     for (AutodiffRequest *R : Remaining)
       Containing.insert(R->Call->getFunction());
     SmallVector<AutodiffRequest *, 8> Blocked;
     for (AutodiffRequest *R : Remaining)
-      (reachesPendingCall(R->Fn, Containing) ? Blocked : Order).push_back(R);
+      (reachedFunction(R->Fn, [&](const Function *G) {
+         return Containing.contains(G);
+       })
+           ? Blocked
+           : Order)
+          .push_back(R);
     if (Blocked.size() == Remaining.size())
       break; // A cycle: nothing is ready.
     Remaining = std::move(Blocked);
   }
   Order.append(Remaining.begin(), Remaining.end());
   return Order;
+}
+
+/// Custom derivatives are not implemented yet: differentiating the body of
+/// a function whose author registered another derivative would silently
+/// give a different result, so that is an error.
+bool usesCustomDerivative(
+    const AutodiffRequest &R,
+    const DenseMap<const Function *, const GlobalVariable *> &Custom) {
+  if (Custom.empty())
+    return false;
+  const Function *Registered = reachedFunction(
+      R.Fn, [&](const Function *G) { return Custom.contains(G); });
+  if (!Registered)
+    return false;
+  reportError(*R.Call, "'" + demangle(Registered->getName()) +
+                           "' has a custom derivative registered by '" +
+                           Custom.lookup(Registered)->getName() +
+                           "', and custom derivatives are not supported yet");
+  return true;
 }
 
 } // namespace
@@ -123,8 +150,13 @@ PreservedAnalyses AdjointPass::run(Module &M, ModuleAnalysisManager &MAM) {
     else
       discardAutodiffCall(*Call);
   }
+  auto CustomDerivatives = collectCustomDerivatives(M);
   for (AutodiffRequest *R : orderInnerFirst(Requests)) {
     CallBase *Call = R->Call;
+    if (usesCustomDerivative(*R, CustomDerivatives)) {
+      discardAutodiffCall(*Call);
+      continue;
+    }
     auto [It, Inserted] =
         Gradients.try_emplace({R->Fn, R->activities()}, nullptr);
     if (Inserted) {

@@ -15,6 +15,7 @@
 #ifndef ADJOINT_FRONTEND_AUTODIFFREQUEST_H
 #define ADJOINT_FRONTEND_AUTODIFFREQUEST_H
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
@@ -73,6 +74,12 @@ constexpr llvm::StringLiteral EnzymePrefix = "__enzyme_";
 /// Enzyme entry points that Adjoint does not implement yet are reported as
 /// errors and removed.
 llvm::SmallVector<llvm::CallBase *, 8> collectAutodiffCalls(llvm::Module &M);
+
+/// The functions that have a custom derivative registered through a global
+/// `__enzyme_register_gradient_NAME` / `__enzyme_register_derivative_NAME`,
+/// mapped to that global.
+llvm::DenseMap<const llvm::Function *, const llvm::GlobalVariable *>
+collectCustomDerivatives(const llvm::Module &M);
 
 /// Removes the declarations of entry points that are no longer called.
 void removeUnusedEntryPoints(llvm::Module &M);
