@@ -9,6 +9,7 @@
 #include "adjoint/Support/TypeUtils.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/IRBuilder.h"
@@ -129,7 +130,7 @@ private:
   Value *convert(Value *V, Type *To, unsigned ParamIndex, StringRef What);
   std::string paramName(unsigned Index) const {
     return "parameter " + std::to_string(Index + 1) + " of '" +
-           Fn->getName().str() + "'";
+           demangle(Fn->getName()) + "'";
   }
 
   CallBase &Call;
@@ -157,13 +158,14 @@ std::optional<AutodiffRequest> CallParser::parse() {
     return std::nullopt;
   }
   if (Fn->isDeclaration()) {
-    fail("cannot differentiate '" + Fn->getName() +
+    fail("cannot differentiate '" + demangle(Fn->getName()) +
          "': its body is not in this translation unit; define it in the "
          "same file (differentiating across files is not supported yet)");
     return std::nullopt;
   }
   if (Fn->isVarArg()) {
-    fail("cannot differentiate variadic function '" + Fn->getName() + "'");
+    fail("cannot differentiate variadic function '" +
+         demangle(Fn->getName()) + "'");
     return std::nullopt;
   }
 
@@ -174,7 +176,8 @@ std::optional<AutodiffRequest> CallParser::parse() {
     if (!parseParameter(I, R))
       return std::nullopt;
   if (Next != Call.arg_size()) {
-    fail("too many arguments to __enzyme_autodiff: '" + Fn->getName() +
+    fail("too many arguments to __enzyme_autodiff: '" +
+         demangle(Fn->getName()) +
          "' takes " + plural(Fn->arg_size(), "parameter"));
     return std::nullopt;
   }
@@ -185,7 +188,8 @@ bool CallParser::parseParameter(unsigned Index, AutodiffRequest &R) {
   Type *ParamTy = Fn->getArg(Index)->getType();
   auto TooFew = [&] {
     return fail("too few arguments to __enzyme_autodiff: missing a value for " +
-                paramName(Index) + " ('" + Fn->getName() + "' takes " +
+                paramName(Index) + " ('" + demangle(Fn->getName()) +
+                "' takes " +
                 plural(Fn->arg_size(), "parameter") + ")");
   };
   if (Next >= Call.arg_size())
@@ -268,9 +272,16 @@ Value *CallParser::convert(Value *V, Type *To, unsigned ParamIndex,
 }
 
 /// The Enzyme entry point \p Call calls, directly or through a local copy.
+/// C++ code may declare the entry points as templates, whose mangled names
+/// contain the C name (`_Z17__enzyme_autodiffIdJ...`); a function with a
+/// body is the user's own, whatever its name.
+bool isEntryPoint(const Function &F, StringRef Prefix) {
+  return F.isDeclaration() && F.getName().contains(Prefix);
+}
+
 Function *calledEntryPoint(CallBase &Call) {
   auto *F = dyn_cast<Function>(lookThroughLocalCopies(Call.getCalledOperand()));
-  return F && F->getName().starts_with(EnzymePrefix) ? F : nullptr;
+  return F && isEntryPoint(*F, EnzymePrefix) ? F : nullptr;
 }
 
 } // namespace
@@ -285,13 +296,13 @@ SmallVector<CallBase *, 8> collectAutodiffCalls(Module &M) {
         Function *Entry = Call ? calledEntryPoint(*Call) : nullptr;
         if (!Entry)
           continue;
-        if (Entry->getName().starts_with(AutodiffPrefix))
+        if (isEntryPoint(*Entry, AutodiffPrefix))
           Calls.push_back(Call);
         else
           Unsupported.push_back(Call);
       }
   for (CallBase *Call : Unsupported) {
-    reportError(*Call, "'" + calledEntryPoint(*Call)->getName() +
+    reportError(*Call, "'" + demangle(calledEntryPoint(*Call)->getName()) +
                            "' is not supported yet; Adjoint implements "
                            "reverse mode through __enzyme_autodiff");
     discardAutodiffCall(*Call);
@@ -340,7 +351,7 @@ static void eraseDeadLocalCopies(Function &Entry) {
 
 void removeUnusedEntryPoints(Module &M) {
   for (Function &F : make_early_inc_range(M)) {
-    if (!F.isDeclaration() || !F.getName().starts_with(EnzymePrefix))
+    if (!isEntryPoint(F, EnzymePrefix))
       continue;
     eraseDeadLocalCopies(F);
     if (F.use_empty())

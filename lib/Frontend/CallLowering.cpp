@@ -16,7 +16,9 @@
 #include "adjoint/Support/Diagnostics.h"
 #include "adjoint/Support/TypeUtils.h"
 
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/raw_ostream.h"
@@ -67,18 +69,42 @@ Value *assemble(IRBuilderBase &B, Type *T, ArrayRef<Value *> &Leaves) {
                               I);
     return V;
   }
+  if (Leaves.empty()) // ABI padding lanes, e.g. the 4th of <4 x half>.
+    return Constant::getNullValue(T);
   Value *Leaf = Leaves.front();
   Leaves = Leaves.drop_front();
   return B.CreateFPCast(Leaf, T);
 }
 
-bool leavesConvertible(ArrayRef<Type *> From, ArrayRef<Type *> To) {
-  if (From.size() != To.size())
+/// Do the gradients \p From fit the declared return type \p Expected? Leaf
+/// by leaf, except that the ABI may round a vector of N lanes up to the
+/// next power of two (struct {_Float16 a, b, c;} comes back as <4 x half>).
+bool leavesConvertible(ArrayRef<Type *> From, Type *Expected) {
+  SmallVector<Type *, 8> To;
+  flattenLeaves(Expected, To);
+  bool Padded = isa<FixedVectorType>(Expected) && From.size() < To.size() &&
+                To.size() == PowerOf2Ceil(From.size());
+  if (From.size() != To.size() && !Padded)
     return false;
   for (auto [F, T] : zip(From, To))
     if (!F->isFloatingPointTy() || !T->isFloatingPointTy())
       return false;
   return true;
+}
+
+/// Optimization may rewrite a call through a cast function pointer to
+/// return the declared type and reinterpret the result: `struct { float a,
+/// b; }` then arrives as a double bitcast to <2 x float>. Returns that type
+/// when every use is such a bitcast.
+Type *reinterpretedResultType(const CallBase &Call) {
+  Type *To = nullptr;
+  for (const User *U : Call.users()) {
+    const auto *Cast = dyn_cast<BitCastInst>(U);
+    if (!Cast || (To && Cast->getType() != To))
+      return nullptr;
+    To = Cast->getType();
+  }
+  return To;
 }
 
 /// Erases the API call, keeping the CFG intact when it was an invoke.
@@ -91,6 +117,8 @@ void eraseCall(CallBase &Call) {
 }
 
 std::string typeName(const Type *T) {
+  if (const auto *ST = dyn_cast<StructType>(T); ST && ST->hasName())
+    return ST->getName().str(); // Not its whole body.
   std::string S;
   raw_string_ostream OS(S);
   T->print(OS);
@@ -115,14 +143,18 @@ bool lowerAutodiffCall(const AutodiffRequest &R, Function &Gradient) {
       Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet);
   Type *Expected =
       ThroughSRet ? Call.getParamStructRetType(0) : Call.getType();
-  SmallVector<Type *, 8> ExpectedLeaves, GradientLeaves;
-  flattenLeaves(Expected, ExpectedLeaves);
+  SmallVector<Type *, 8> GradientLeaves;
   flattenLeaves(Gradient.getReturnType(), GradientLeaves);
+  Type *Reinterpreted = nullptr;
+  if (!ThroughSRet && !leavesConvertible(GradientLeaves, Expected))
+    if ((Reinterpreted = reinterpretedResultType(Call)))
+      Expected = Reinterpreted;
 
   bool ResultUsed = ThroughSRet || !Call.use_empty();
-  if (ResultUsed && !leavesConvertible(GradientLeaves, ExpectedLeaves)) {
+  if (ResultUsed && !leavesConvertible(GradientLeaves, Expected)) {
     reportError(Call, "__enzyme_autodiff is declared to return " +
-                          typeName(Expected) + " but '" + R.Fn->getName() +
+                          typeName(Expected) + " but '" +
+                          demangle(R.Fn->getName()) +
                           "' has " + Twine(GradientLeaves.size()) +
                           " enzyme_out gradient value(s)" +
                           (GradientLeaves.empty()
@@ -140,10 +172,16 @@ bool lowerAutodiffCall(const AutodiffRequest &R, Function &Gradient) {
     extractLeaves(B, NewCall, Leaves);
     ArrayRef<Value *> Remaining = Leaves;
     Value *Result = assemble(B, Expected, Remaining);
-    if (ThroughSRet)
+    if (ThroughSRet) {
       B.CreateStore(Result, Call.getArgOperand(0));
-    else
+    } else if (Reinterpreted) {
+      for (User *Cast : make_early_inc_range(Call.users())) {
+        Cast->replaceAllUsesWith(Result);
+        cast<Instruction>(Cast)->eraseFromParent();
+      }
+    } else {
       Call.replaceAllUsesWith(Result);
+    }
   }
   eraseCall(Call);
   return true;

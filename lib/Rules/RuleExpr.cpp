@@ -89,9 +89,25 @@ Value *callLibm(IRBuilderBase &B, StringRef Name, Value *Arg) {
   return B.CreateCall(Callee, {Arg});
 }
 
+/// Brings a scalar operand to the lane count of a vector one (the adjoint
+/// of a reduction's result flows to every lane of its operand).
+std::pair<Expr, Expr> broadcast(const Expr &A, const Expr &B) {
+  auto *VA = dyn_cast<FixedVectorType>(A.type());
+  auto *VB = dyn_cast<FixedVectorType>(B.type());
+  if (VA && !VB)
+    return {A, Expr(B.builder(), B.builder().CreateVectorSplat(
+                                     VA->getNumElements(), B.value()))};
+  if (VB && !VA)
+    return {Expr(A.builder(), A.builder().CreateVectorSplat(
+                                  VB->getNumElements(), A.value())),
+            B};
+  return {A, B};
+}
+
 } // namespace
 
-Expr operator+(const Expr &A, const Expr &B) {
+Expr operator+(const Expr &LHS, const Expr &RHS) {
+  auto [A, B] = broadcast(LHS, RHS);
   if (A.isConstant(0.0))
     return B;
   if (B.isConstant(0.0))
@@ -99,7 +115,8 @@ Expr operator+(const Expr &A, const Expr &B) {
   return Expr(A.builder(), A.builder().CreateFAdd(A.value(), B.value()));
 }
 
-Expr operator-(const Expr &A, const Expr &B) {
+Expr operator-(const Expr &LHS, const Expr &RHS) {
+  auto [A, B] = broadcast(LHS, RHS);
   if (B.isConstant(0.0))
     return A;
   if (A.isConstant(0.0))
@@ -107,7 +124,8 @@ Expr operator-(const Expr &A, const Expr &B) {
   return Expr(A.builder(), A.builder().CreateFSub(A.value(), B.value()));
 }
 
-Expr operator*(const Expr &A, const Expr &B) {
+Expr operator*(const Expr &LHS, const Expr &RHS) {
+  auto [A, B] = broadcast(LHS, RHS);
   if (A.isConstant(1.0))
     return B;
   if (B.isConstant(1.0))
@@ -133,7 +151,8 @@ Expr operator*(const Expr &A, const Expr &B) {
   return Expr(A.builder(), A.builder().CreateFMul(A.value(), B.value()));
 }
 
-Expr operator/(const Expr &A, const Expr &B) {
+Expr operator/(const Expr &LHS, const Expr &RHS) {
+  auto [A, B] = broadcast(LHS, RHS);
   if (B.isConstant(1.0))
     return A;
   return Expr(A.builder(), A.builder().CreateFDiv(A.value(), B.value()));

@@ -47,6 +47,9 @@ void transposeShuffle(ShuffleVectorInst &SV, Value *Adjoint, IRBuilderBase &B,
 } // namespace
 
 bool isDataMovement(const Instruction &I) {
+  if (isa<BitCastInst>(I))
+    return I.getType()->isFPOrFPVectorTy() &&
+           I.getOperand(0)->getType()->isFPOrFPVectorTy();
   switch (I.getOpcode()) {
 #define ADJOINT_MOVEMENT(Opcode)                                               \
   case Instruction::Opcode:                                                    \
@@ -74,6 +77,8 @@ void emitTransposedMovement(
   }
   if (auto *SV = dyn_cast<ShuffleVectorInst>(&I))
     return transposeShuffle(*SV, Adjoint, B, Accumulate);
+  if (isa<BitCastInst>(I)) // The same bytes, seen as the source type.
+    return Accumulate(0, B.CreateBitCast(Adjoint, I.getOperand(0)->getType()));
   if (auto *EV = dyn_cast<ExtractValueInst>(&I)) {
     Value *Zero = adjointZero(EV->getAggregateOperand()->getType());
     Accumulate(0, B.CreateInsertValue(Zero, Adjoint, EV->getIndices()));

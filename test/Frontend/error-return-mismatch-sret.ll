@@ -14,4 +14,4 @@ define void @caller(ptr %out, double %x, double %y) {
   ret void
 }
 
-; CHECK: error: {{.*}}adjoint: __enzyme_autodiff is declared to return %struct.G{{.*}} but 'f' has 2 enzyme_out gradient value(s)
+; CHECK: error: {{.*}}adjoint: __enzyme_autodiff is declared to return struct.G but 'f' has 2 enzyme_out gradient value(s)

@@ -9,7 +9,7 @@
 // builder's insertion point, folding the identities (x*1, x*0, x+0) that
 // matter when a derivative is sparse. Both reverse mode (adjoint times
 // partial) and forward mode (partial times tangent) evaluate the same
-// formulas.
+// formulas. A scalar combined with a vector is broadcast to every lane.
 //
 //===----------------------------------------------------------------------===//
 
@@ -77,6 +77,9 @@ Expr cosh(const Expr &A);
 Expr trunc(const Expr &A);
 Expr pow(const Expr &A, const Expr &B);
 Expr copysign(const Expr &Magnitude, const Expr &Sign);
+
+/// A constant 1 of \p A's type (every lane, for vectors).
+inline Expr onesLike(const Expr &A) { return A.constant(1.0); }
 
 /// Converts an integer operand (e.g. powi's exponent) to the floating-point
 /// type of \p Like.
