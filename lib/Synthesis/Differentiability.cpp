@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Differentiability.h"
+#include "Allocations.h"
 
 #include "adjoint/Activity/ActivityAnalysis.h"
 #include "adjoint/Rules/DerivativeRules.h"
@@ -233,6 +234,9 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
   // Setting memory only consumes its shadow (in the reverse), which needs
   // no knowledge of what the bytes hold.
   if (isa<MemSetInst>(Call))
+    return;
+  // Heap blocks get shadow blocks; freeing one is not a data flow.
+  if (isAllocation(Call) || isDeallocation(Call))
     return;
   if (Call.isInlineAsm())
     return fail(Call, "inline assembly cannot be differentiated; compute "

@@ -26,6 +26,7 @@
 #include "adjoint/Synthesis/GradientSynthesis.h"
 #include "Differentiability.h"
 #include "ShadowMemory.h"
+#include "Allocations.h"
 
 #include "adjoint/Activity/ActivityAnalysis.h"
 #include "adjoint/Rules/DerivativeRules.h"
@@ -198,6 +199,14 @@ void ReverseModeBuilder::reverseBlock(BasicBlock &Forward) {
     if (auto *MS = dyn_cast<MemSetInst>(&I)) {
       if (isActive(MS->getDest()))
         reverseMemSet(*MS, B);
+      continue;
+    }
+    if (auto *Call = dyn_cast<CallBase>(&I); Call && isActive(Call) &&
+                                              isAllocation(*Call)) {
+      // The reverse is done with the shadow block once it gets back to the
+      // allocation; free it as the function frees the primal block.
+      if (CallBase *Dealloc = findDeallocation(*Call))
+        freeShadow(*Dealloc, Shadows.shadowOf(Call), B);
       continue;
     }
     if (isa<PHINode>(I) || I.isTerminator() || !isActive(&I) ||

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ShadowMemory.h"
+#include "Allocations.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/Constants.h"
@@ -79,6 +80,11 @@ void ShadowMemory::shadowInstruction(Instruction &I) {
         B.getInt64(DL.getTypeAllocSize(AI->getAllocatedType())));
     B.CreateMemSet(Shadow, B.getInt8(0), Size, AI->getAlign());
     Shadows[AI] = Shadow;
+    return;
+  }
+  if (auto *Call = dyn_cast<CallBase>(&I)) {
+    assert(isAllocation(*Call) && "checkDifferentiable admits only these");
+    Shadows[Call] = allocateShadow(*Call, B);
     return;
   }
   if (auto *LI = dyn_cast<LoadInst>(&I)) {
