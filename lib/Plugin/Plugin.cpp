@@ -12,6 +12,7 @@
 
 #include "adjoint/Activity/ActivityAnalysis.h"
 #include "adjoint/Plugin/AdjointPass.h"
+#include "adjoint/TypeAnalysis/TypeAnalysis.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -52,6 +53,15 @@ void registerAdjoint(PassBuilder &PB) {
         if (Name != "print<adjoint-activity>")
           return false;
         FPM.addPass(adjoint::ActivityPrinterPass(outs()));
+        return true;
+      });
+  // A module pass: the type analysis follows calls into other functions.
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "print<adjoint-types>")
+          return false;
+        MPM.addPass(adjoint::TypeAnalysisPrinterPass(outs()));
         return true;
       });
   // After the whole optimization pipeline, at every level including O0, so
