@@ -326,8 +326,10 @@ void FunctionSolver::update(const Value *V, const TypeTree &T) {
       Changed = State[V].merge(T.withoutRoot());
     else
       Changed = State[V].merge(T);
-    if (Changed)
-      enqueueUsers(V);
+    if (!Changed)
+      return;
+    Saturated |= State[V].size() >= TypeTree::MaxEntries;
+    enqueueUsers(V);
     return;
   }
   if (isa<GlobalVariable>(V)) {
@@ -394,7 +396,10 @@ bool FunctionSolver::solve(const CallSummary &Inputs) {
     Queued.erase(I);
     visit(*I);
   }
-  return true;
+  if (Saturated)
+    LLVM_DEBUG(dbgs() << "adjoint-types: a tree of '" << F.getName()
+                      << "' reached TypeTree::MaxEntries\n");
+  return !Saturated;
 }
 
 CallSummary FunctionSolver::outputs() const {

@@ -52,7 +52,8 @@ public:
 
   /// Joins \p Inputs into the argument and return trees and iterates to a
   /// fixed point. Can be called again with more inputs (recursion); the
-  /// state is kept. Returns false if the step cap stopped it.
+  /// state is kept. Returns false if the step cap stopped it or a tree
+  /// reached TypeTree::MaxEntries.
   bool solve(const CallSummary &Inputs);
 
   /// The trees of the arguments and of the returned values.
@@ -127,6 +128,8 @@ private:
   std::deque<const llvm::Instruction *> Worklist;
   llvm::SmallPtrSet<const llvm::Instruction *, 32> Queued;
   unsigned NumInstructions = 0;
+  /// Did some tree reach TypeTree::MaxEntries (and drop entries)?
+  bool Saturated = false;
 };
 
 /// The constant part and the period of the integer \p V, which is known to
