@@ -378,9 +378,16 @@ bool TypeTree::insertPattern(ArrayRef<Offset> Key, ConcreteType T) {
   erase_if(Entries, [&](const Entry &E) {
     return keyContains(Key, E.Key) && Joined.covers(E.Type);
   });
+  // The others become Anything, which implies whatever they contain.
+  SmallVector<Path, 2> Raised;
   for (Entry &E : Entries)
-    if (keyContains(Key, E.Key))
-      E.Type.joinWith(Joined);
+    if (keyContains(Key, E.Key) && E.Type.joinWith(Joined))
+      Raised.push_back(E.Key);
+  for (const Path &R : Raised)
+    erase_if(Entries, [&](const Entry &E) {
+      return ArrayRef<Offset>(E.Key) != ArrayRef<Offset>(R) &&
+             keyContains(R, E.Key);
+    });
 
   if (Entries.size() >= MaxEntries)
     return false;
@@ -395,7 +402,9 @@ bool TypeTree::insertPattern(ArrayRef<Offset> Key, ConcreteType T) {
 }
 
 /// When every residue of a small period holds the same type, the pattern is
-/// "every offset": an array of ints is [-1]:Integer, not four entries.
+/// "every offset": an array of ints is [-1]:Integer, not four entries. (A
+/// residue that is Anything keeps the pattern: [4n]:Anything with
+/// [4n+1..3]:Integer reads better than [-1]:Integer with [4n]:Anything.)
 void TypeTree::collapsePatterns(ArrayRef<Offset> Key, ConcreteType T) {
   Offset Last = Key.back();
   int64_t Stride = Last.getStride();
@@ -405,7 +414,7 @@ void TypeTree::collapsePatterns(ArrayRef<Offset> Key, ConcreteType T) {
   for (int64_t R = 0; R != Stride; ++R) {
     Probe.back() = Offset::pattern(Stride, R);
     bool Covered = any_of(Entries, [&](const Entry &E) {
-      return E.Type.covers(T) && keyContains(E.Key, Probe);
+      return E.Type == T && keyContains(E.Key, Probe);
     });
     if (!Covered)
       return;
