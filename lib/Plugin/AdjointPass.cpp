@@ -189,4 +189,17 @@ PreservedAnalyses AdjointPass::run(Module &M, ModuleAnalysisManager &MAM) {
   return PreservedAnalyses::none();
 }
 
+PreservedAnalyses ProtectCustomDerivativesPass::run(Module &M,
+                                                   ModuleAnalysisManager &) {
+  bool Changed = false;
+  for (auto [F, Registration] : collectCustomDerivatives(M)) {
+    auto *Fn = const_cast<Function *>(F);
+    if (Fn->hasFnAttribute(Attribute::NoInline))
+      continue;
+    Fn->addFnAttr(Attribute::NoInline);
+    Changed = true;
+  }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
 } // namespace adjoint

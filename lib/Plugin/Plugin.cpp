@@ -64,6 +64,10 @@ void registerAdjoint(PassBuilder &PB) {
         MPM.addPass(adjoint::TypeAnalysisPrinterPass(outs()));
         return true;
       });
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(adjoint::ProtectCustomDerivativesPass());
+      });
   // After the whole optimization pipeline, at every level including O0, so
   // that AD sees optimized IR.
   PB.registerOptimizerLastEPCallback(

@@ -40,6 +40,8 @@ std::string describeLocation(const Instruction &I) {
 }
 
 std::string describeValue(const Value &V) {
+  if (const auto *A = dyn_cast<Argument>(&V); A && !A->hasName())
+    return "parameter " + std::to_string(A->getArgNo() + 1);
   if (isa<Function>(V) || V.hasName())
     return "'" + demangle(V.getName()) + "'";
   if (const auto *I = dyn_cast<Instruction>(&V))

@@ -147,6 +147,13 @@ void DifferentiabilityChecker::checkInstruction(const Instruction &I) {
                    "of bit tricks)");
   if (const auto *SI = dyn_cast<StoreInst>(&I))
     return checkStore(*SI);
+  if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) {
+    if (any_of(I.operands(),
+               [&](const Value *Op) { return Activity.isVaried(Op); }))
+      fail(I, "atomic operations on memory that holds derivatives are not "
+              "supported yet");
+    return;
+  }
   if (const auto *Call = dyn_cast<CallBase>(&I))
     return checkCall(*Call);
   if (!Activity.isActive(&I))
@@ -193,6 +200,14 @@ void DifferentiabilityChecker::checkShadowable(const Instruction &I) {
 
 void DifferentiabilityChecker::checkStore(const StoreInst &SI) {
   const Value *Val = SI.getValueOperand(), *Ptr = SI.getPointerOperand();
+  // Pointers loaded back from memory whose pointers have shadows get their
+  // shadow from the shadow memory; this one would leave a null there.
+  if (Val->getType()->isPointerTy() && Activity.isActive(Ptr) &&
+      !Activity.isActive(Val) && !isa<ConstantPointerNull>(Val))
+    return fail(SI, "a pointer without a shadow (" + describeValue(*Val) +
+                        ") is stored into memory that holds pointers with "
+                        "shadows; this is not supported yet (pass it "
+                        "enzyme_dup)");
   if (Activity.isVaried(Val) && containsFloat(Val->getType()) &&
       !Activity.isActive(Ptr)) {
     const Value *Object = getUnderlyingObject(Ptr);
@@ -251,8 +266,8 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
         (Callee && isKnownOutputOnly(Callee->getName())))
       return;
     if (isa<MemIntrinsic>(Call))
-      return fail(Call, "copying or setting memory that holds derivatives "
-                        "(memcpy, memmove, memset) is not supported yet");
+      return fail(Call, "copying memory that holds derivatives (memcpy, "
+                        "memmove) is not supported yet");
     return fail(Call, "call to " +
                           (Callee ? "'" + demangle(Callee->getName()) + "'"
                                   : std::string("a function pointer")) +

@@ -34,6 +34,7 @@
 #include "adjoint/Support/TypeUtils.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
@@ -264,12 +265,15 @@ void ReverseModeBuilder::reverseLoad(LoadInst &LI, Value *Adjoint,
 void ReverseModeBuilder::reverseStore(StoreInst &SI, IRBuilder<> &B) {
   Value *Val = SI.getValueOperand();
   Type *Ty = Val->getType();
-  if (!containsFloat(Ty))
-    return; // Integers and pointers have no adjoint.
+  // A stored pointer's shadow slot holds its shadow (see ShadowMemory).
+  if (Ty->isPtrOrPtrVectorTy())
+    return;
   B.SetCurrentDebugLocation(SI.getDebugLoc());
   Value *Shadow = Shadows.shadowOf(SI.getPointerOperand());
   if (isActive(Val))
     addToAdjoint(Val, B.CreateAlignedLoad(Ty, Shadow, SI.getAlign()), B);
+  // Integer stores too: the optimizer writes zeros (memset) as `store i64 0`
+  // even over doubles.
   B.CreateAlignedStore(Constant::getNullValue(Ty), Shadow, SI.getAlign());
 }
 
@@ -458,7 +462,8 @@ Function *synthesizeGradient(const GradientRequest &R, const Twine &Name) {
   raw_string_ostream OS(Broken);
   if (verifyFunction(*Grad, &OS)) {
     reportError(R.Site, "internal error: the generated gradient of '" +
-                            R.SourceName + "' is not valid IR (" + Broken +
+                            demangle(R.SourceName) + "' is not valid IR (" +
+                            Broken +
                             "); please report this");
     Grad->eraseFromParent();
     return nullptr;

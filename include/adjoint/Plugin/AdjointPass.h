@@ -43,6 +43,17 @@ private:
   llvm::OptimizationLevel Level;
 };
 
+/// Runs at the start of the optimization pipeline: keeps functions that
+/// have a registered custom derivative (__enzyme_register_gradient_NAME, ...)
+/// from being inlined before AD runs, so that AD still sees the calls to
+/// them (and can tell that their custom derivative applies).
+class ProtectCustomDerivativesPass
+    : public llvm::PassInfoMixin<ProtectCustomDerivativesPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
 } // namespace adjoint
 
 #endif // ADJOINT_PLUGIN_ADJOINTPASS_H
