@@ -21,7 +21,9 @@
 #include "FunctionSolver.h"
 #include "KnownFunctions.h"
 
+#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
@@ -263,8 +265,20 @@ FunctionSolver::FunctionSolver(const Function &F, SummarizeFn Summarize)
     : F(F), DL(F.getParent()->getDataLayout()), Summarize(Summarize) {
   for (const Argument &A : F.args())
     State[&A] = TypeTree::fromIRType(A.getType(), DL);
+  ReversePostOrderTraversal<const Function *> RPOT(&F);
+  for (const BasicBlock *BB : RPOT)
+    for (const Instruction &I : *BB) {
+      Number[&I] = Order.size();
+      Order.push_back(&I);
+    }
+  // Unreachable blocks, last.
+  for (const Instruction &I : instructions(F))
+    if (Number.try_emplace(&I, Order.size()).second)
+      Order.push_back(&I);
+  ThisSweep.resize(Order.size());
+  NextSweep.resize(Order.size());
+
   for (const Instruction &I : instructions(F)) {
-    ++NumInstructions;
     if (!I.getType()->isVoidTy())
       State[&I] = TypeTree::fromIRType(I.getType(), DL);
     if (const auto *AI = dyn_cast<AllocaInst>(&I)) {
@@ -360,8 +374,13 @@ void FunctionSolver::update(const Value *V, const TypeTree &T) {
 }
 
 void FunctionSolver::enqueue(const Instruction *I) {
-  if (Queued.insert(I).second)
-    Worklist.push_back(I);
+  auto It = Number.find(I);
+  if (It == Number.end())
+    return;
+  if (It->second > Cursor)
+    ThisSweep.set(It->second);
+  else
+    NextSweep.set(It->second);
 }
 
 void FunctionSolver::enqueueUsers(const Value *V) {
@@ -378,23 +397,25 @@ bool FunctionSolver::solve(const CallSummary &Inputs) {
     if (A.getArgNo() < Inputs.Args.size())
       update(&A, Inputs.Args[A.getArgNo()]);
   RetTree.merge(Inputs.Ret);
-  for (const Instruction &I : instructions(F))
-    enqueue(&I);
+  NextSweep.set();
 
   uint64_t Steps = 0;
-  uint64_t MaxSteps = uint64_t(StepsPerInstruction) * NumInstructions + MinSteps;
-  while (!Worklist.empty()) {
-    if (++Steps > MaxSteps) {
-      LLVM_DEBUG(dbgs() << "adjoint-types: step cap reached in '"
-                        << F.getName() << "'\n");
-      Worklist.clear();
-      Queued.clear();
-      return false;
+  uint64_t MaxSteps = uint64_t(StepsPerInstruction) * Order.size() + MinSteps;
+  while (NextSweep.any()) {
+    std::swap(ThisSweep, NextSweep);
+    NextSweep.reset();
+    for (int N = ThisSweep.find_first(); N != -1; N = ThisSweep.find_next(N)) {
+      if (++Steps > MaxSteps) {
+        LLVM_DEBUG(dbgs() << "adjoint-types: step cap reached in '"
+                          << F.getName() << "'\n");
+        ThisSweep.reset();
+        NextSweep.reset();
+        return false;
+      }
+      Cursor = N;
+      visit(*Order[N]);
     }
-    const Instruction *I = Worklist.front();
-    Worklist.pop_front();
-    Queued.erase(I);
-    visit(*I);
+    ThisSweep.reset();
   }
   if (Saturated)
     LLVM_DEBUG(dbgs() << "adjoint-types: a tree of '" << F.getName()

@@ -19,12 +19,12 @@
 #include "adjoint/TypeAnalysis/TypeAnalysis.h"
 #include "adjoint/TypeAnalysis/TypeTree.h"
 
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
-#include <deque>
 #include <utility>
 
 namespace llvm {
@@ -125,9 +125,16 @@ private:
       GlobalUsers;
   llvm::SmallPtrSet<const llvm::Instruction *, 4> InductionGEPs;
 
-  std::deque<const llvm::Instruction *> Worklist;
-  llvm::SmallPtrSet<const llvm::Instruction *, 32> Queued;
-  unsigned NumInstructions = 0;
+  /// The worklist runs in sweeps over the instructions in reverse post-
+  /// order: an instruction that a change puts back is visited later in the
+  /// same sweep if it comes after the one being visited, else in the next
+  /// sweep. A value that many instructions feed (a pointer to a big struct)
+  /// then settles within a sweep instead of sending its users round once
+  /// per new fact.
+  llvm::SmallVector<const llvm::Instruction *, 64> Order;
+  llvm::DenseMap<const llvm::Instruction *, unsigned> Number;
+  llvm::BitVector ThisSweep, NextSweep;
+  unsigned Cursor = 0;
   /// Did some tree reach TypeTree::MaxEntries (and drop entries)?
   bool Saturated = false;
 };

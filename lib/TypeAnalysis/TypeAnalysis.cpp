@@ -153,6 +153,24 @@ SmallVector<TypeSegment, 2> ByteSummary::undecided() const {
   return Result;
 }
 
+std::string ByteSummary::describeUndecided() const {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  ListSeparator Sep("; ");
+  for (const TypeSegment &S : undecided()) {
+    OS << Sep;
+    if (S.Size == 1)
+      OS << "byte " << S.Offset;
+    else
+      OS << "bytes " << S.Offset << ".." << S.Offset + S.Size - 1;
+    if (S.Type.isKnown())
+      OS << (S.Size == 1 ? " is" : " are") << " used as different types";
+    else
+      OS << (S.Size == 1 ? " has" : " have") << " no known type";
+  }
+  return Text;
+}
+
 void ByteSummary::print(raw_ostream &OS) const {
   ListSeparator Sep(" ");
   for (const TypeSegment &S : Segments)

@@ -424,6 +424,8 @@ void TypeTree::collapsePatterns(ArrayRef<Offset> Key, ConcreteType T) {
 }
 
 bool TypeTree::merge(const TypeTree &Other) {
+  if (&Other == this)
+    return false;
   bool Changed = false;
   for (const Entry &E : Other.Entries)
     Changed |= insert(E.Key, E.Type);

@@ -19,6 +19,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PassInstrumentation.h"
+#include "llvm/IR/PassManager.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -113,6 +115,7 @@ TEST_F(TypeAnalysisTest, StructWithMixedFields) {
   ASSERT_EQ(Whole.undecided().size(), 1u);
   EXPECT_EQ(Whole.undecided()[0], (TypeSegment{4, 4, CT::Unknown}));
   EXPECT_EQ(Whole.getFloatKind(), CT(CT::Anything));
+  EXPECT_EQ(Whole.describeUndecided(), "bytes 4..7 have no known type");
   // The fields alone decide.
   EXPECT_EQ(Info.queryPointee(P, 8, 8).getClass(), ByteSummary::Float);
   EXPECT_EQ(Info.queryPointee(P, 8, 8).getFloatKind(), CT(CT::Double));
@@ -139,6 +142,7 @@ TEST_F(TypeAnalysisTest, UnionIsAnything) {
       named(Info.getFunction(), "d")));
   EXPECT_EQ(Q.getClass(), ByteSummary::Undecided);
   EXPECT_EQ(Q.undecided()[0].Type, CT(CT::Anything));
+  EXPECT_EQ(Q.describeUndecided(), "byte 0 is used as different types");
 }
 
 TEST_F(TypeAnalysisTest, ArrayOfStructsWithVariableIndex) {
@@ -599,6 +603,55 @@ TEST_F(TypeAnalysisTest, CapsEndWithAnIncompleteButSoundResult) {
     EXPECT_TRUE(E.Type == CT::Pointer || E.Type == CT::Double);
   EXPECT_EQ(C.lookup({0}), CT(CT::Double));
   EXPECT_EQ(C.lookup({8}), CT(CT::Double));
+}
+
+TEST_F(TypeAnalysisTest, VectorsAreDescribedByLanes) {
+  // A <2 x double> copied as <2 x i64>, its lanes swapped and extracted.
+  ASSERT_TRUE(parse(R"IR(
+    define double @f(ptr %p, i32 %k) {
+      %v = load <2 x i64>, ptr %p
+      %d = bitcast <2 x i64> %v to <2 x double>
+      %s = shufflevector <2 x double> %d, <2 x double> poison, <2 x i32> <i32 1, i32 0>
+      %a = extractelement <2 x double> %s, i32 %k
+      %ins = insertelement <4 x float> poison, float 1.0, i32 2
+      %q = getelementptr inbounds i8, ptr %p, i64 16
+      store <4 x float> %ins, ptr %q
+      ret double %a
+    }
+  )IR"));
+  const FunctionTypeInfo &Info = analyze("f");
+  EXPECT_EQ(treeOf(Info, "v"), "{[0]:Double, [8]:Double}");
+  EXPECT_EQ(treeOf(Info, "s"), "{[0]:Double, [8]:Double}");
+  EXPECT_EQ(treeOf(Info, "k"), "{[0..3]:Integer}");
+  EXPECT_EQ(treeOf(Info, "p"),
+            "{[]:Pointer, [0]:Double, [8]:Double, [16]:Float, [20]:Float, "
+            "[24]:Float, [28]:Float}");
+  EXPECT_TRUE(Info.queryValue(named(Info.getFunction(), "v")).isFloat());
+}
+
+TEST_F(TypeAnalysisTest, UsableThroughTheAnalysisManager) {
+  ASSERT_TRUE(parse(R"IR(
+    define double @f(ptr %p) {
+      %x = load double, ptr %p
+      ret double %x
+    }
+  )IR"));
+  ModuleAnalysisManager MAM;
+  MAM.registerPass([] { return PassInstrumentationAnalysis(); });
+  MAM.registerPass([] { return TypeAnalysis(); });
+  TypeAnalyzer &TA = MAM.getResult<TypeAnalysis>(*M);
+  const FunctionTypeInfo &Info = TA.analyze(*M->getFunction("f"));
+  EXPECT_EQ(treeOf(Info, "p"), "{[]:Pointer, [0]:Double}");
+  // Preserved analyses keep it; anything else drops it.
+  PreservedAnalyses PA = PreservedAnalyses::none();
+  MAM.invalidate(*M, PA);
+  EXPECT_EQ(MAM.getCachedResult<TypeAnalysis>(*M), nullptr);
+  TypeAnalyzer &Again = MAM.getResult<TypeAnalysis>(*M);
+  EXPECT_EQ(Again.getNumSummaries(), 0u);
+  Again.analyze(*M->getFunction("f"));
+  MAM.invalidate(*M, PreservedAnalyses::all());
+  ASSERT_NE(MAM.getCachedResult<TypeAnalysis>(*M), nullptr);
+  EXPECT_EQ(MAM.getCachedResult<TypeAnalysis>(*M)->getNumSummaries(), 1u);
 }
 
 TEST_F(TypeAnalysisTest, PrinterFormat) {

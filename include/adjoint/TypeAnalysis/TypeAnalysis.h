@@ -31,11 +31,29 @@
 // that hit a cap says so (FunctionTypeInfo::isComplete) and is still sound
 // as far as it goes: missing facts show up as Unknown, never as a wrong type.
 //
-// Synthesis asks questions about bytes (queryPointee, queryValue,
-// queryAccess): "are bytes [Off, Off+Size) of what this pointer points to
-// floating-point, integer/pointer, or undecided?". Undecided bytes are what
-// an error message should name; -adjoint-assume-unknown-is-float makes the
-// queries report Unknown bytes as floats instead.
+// How synthesis uses it
+// ---------------------
+// Once per gradient request, with the trees that the activities and IR types
+// of fn's parameters imply (TypeTree::fromIRType, plus what is known about
+// the pointees):
+//
+//   TypeAnalyzer &TA = MAM.getResult<TypeAnalysis>(M);  // or a local one
+//   const FunctionTypeInfo &Types = TA.analyze(Fn, ArgTrees);
+//
+// then questions about bytes:
+//
+//   ByteSummary B = Types.queryAccess(I);  // load, store, memcpy, memset...
+//   switch (B.getClass()) {
+//   case ByteSummary::Float:     // every byte is a float of B.getFloatKind()
+//   case ByteSummary::NonFloat:  // integers and pointers: no derivative
+//   case ByteSummary::Mixed:     // a struct: B.segments() says which bytes
+//   case ByteSummary::Undecided: // report B.describeUndecided() at I
+//   }
+//
+// queryPointee(Ptr, Off, Size) asks the same about any byte range of the
+// memory a pointer points to, queryValue(V) about the bytes of a value (an
+// i64 that is really a double says Float). -adjoint-assume-unknown-is-float
+// makes the queries report Unknown bytes as floats instead of Undecided.
 //
 //===----------------------------------------------------------------------===//
 
@@ -96,6 +114,9 @@ public:
   ConcreteType getFloatKind() const;
   /// The runs that are Unknown or Anything: what an error names.
   llvm::SmallVector<TypeSegment, 2> undecided() const;
+  /// Those runs in words, for a message: "bytes 4..7 have no known type;
+  /// byte 0 is used as different types".
+  std::string describeUndecided() const;
 
   /// `[0,4):Integer [8,16):Double`.
   void print(llvm::raw_ostream &OS) const;
@@ -126,7 +147,7 @@ public:
   /// offset on, its exact entries and one period of its patterns.
   static constexpr int64_t UnknownSize = -1;
 
-  FunctionTypeInfo(const llvm::Function &F);
+  explicit FunctionTypeInfo(const llvm::Function &F);
 
   const llvm::Function &getFunction() const { return F; }
 
@@ -136,9 +157,10 @@ public:
   /// What the function's arguments and return value turned out to be.
   const CallSummary &getSummary() const { return Summary; }
 
-  /// The bytes [Off, Off + Size) of the memory that \p Ptr points to.
-  /// \p AccessTy, the IR type of the access if there is one, chooses the
-  /// float kind that Unknown bytes get under -adjoint-assume-unknown-is-float.
+  /// The bytes [Off, Off + Size) of the memory that \p Ptr points to (at
+  /// most 64 KiB of them are examined: beyond, arrays repeat). \p AccessTy,
+  /// the IR type of the access if there is one, chooses the float kind that
+  /// Unknown bytes get under -adjoint-assume-unknown-is-float.
   ByteSummary queryPointee(const llvm::Value *Ptr, int64_t Off, int64_t Size,
                            llvm::Type *AccessTy = nullptr) const;
   /// The bytes of the value \p V itself (its store size).
