@@ -72,9 +72,18 @@ Affine checked(int64_t C, int64_t S) {
 }
 
 Affine scale(Affine A, int64_t K) {
-  if (K > MaxAffine || K < -MaxAffine)
+  int64_t C, S;
+  if (MulOverflow(A.first, K, C) || MulOverflow(A.second, K < 0 ? -K : K, S))
     return UnknownAffine;
-  return checked(A.first * K, A.second * (K < 0 ? -K : K));
+  return checked(C, S);
+}
+
+/// A constant integer operand that fits in 64 bits.
+std::optional<int64_t> smallConstant(const Value *V) {
+  const auto *CI = dyn_cast<ConstantInt>(V);
+  if (!CI || CI->getBitWidth() > 64)
+    return std::nullopt;
+  return CI->getSExtValue();
 }
 
 Affine affineImpl(const Value *V, unsigned Depth);
@@ -111,9 +120,10 @@ Affine affinePhi(const PHINode &PN, unsigned Depth) {
 }
 
 Affine affineImpl(const Value *V, unsigned Depth) {
-  if (const auto *CI = dyn_cast<ConstantInt>(V))
-    return CI->getBitWidth() <= 64 ? checked(CI->getSExtValue(), 0)
-                                   : UnknownAffine;
+  if (isa<ConstantInt>(V)) {
+    std::optional<int64_t> K = smallConstant(V);
+    return K ? checked(*K, 0) : UnknownAffine;
+  }
   if (Depth == 0)
     return UnknownAffine;
   if (const auto *PN = dyn_cast<PHINode>(V))
@@ -125,10 +135,12 @@ Affine affineImpl(const Value *V, unsigned Depth) {
   case Instruction::SExt:
   case Instruction::ZExt:
     return affineImpl(Op->getOperand(0), Depth - 1);
-  case Instruction::Or:
-    if (!cast<PossiblyDisjointInst>(Op)->isDisjoint())
+  case Instruction::Or: {
+    const auto *Or = dyn_cast<PossiblyDisjointInst>(Op);
+    if (!Or || !Or->isDisjoint())
       return UnknownAffine;
     [[fallthrough]];
+  }
   case Instruction::Add:
   case Instruction::Sub: {
     Affine A = affineImpl(Op->getOperand(0), Depth - 1);
@@ -138,18 +150,16 @@ Affine affineImpl(const Value *V, unsigned Depth) {
     return checked(C, std::gcd(A.second, B.second));
   }
   case Instruction::Mul:
-    if (const auto *K = dyn_cast<ConstantInt>(Op->getOperand(1)))
-      return scale(affineImpl(Op->getOperand(0), Depth - 1),
-                   K->getSExtValue());
-    if (const auto *K = dyn_cast<ConstantInt>(Op->getOperand(0)))
-      return scale(affineImpl(Op->getOperand(1), Depth - 1),
-                   K->getSExtValue());
+    if (std::optional<int64_t> K = smallConstant(Op->getOperand(1)))
+      return scale(affineImpl(Op->getOperand(0), Depth - 1), *K);
+    if (std::optional<int64_t> K = smallConstant(Op->getOperand(0)))
+      return scale(affineImpl(Op->getOperand(1), Depth - 1), *K);
     return UnknownAffine;
   case Instruction::Shl:
-    if (const auto *K = dyn_cast<ConstantInt>(Op->getOperand(1)))
-      if (K->getZExtValue() < 40)
+    if (std::optional<int64_t> K = smallConstant(Op->getOperand(1)))
+      if (*K >= 0 && *K < 40)
         return scale(affineImpl(Op->getOperand(0), Depth - 1),
-                     int64_t(1) << K->getZExtValue());
+                     int64_t(1) << *K);
     return UnknownAffine;
   default:
     return UnknownAffine;
@@ -308,6 +318,17 @@ FunctionSolver::FunctionSolver(const Function &F, SummarizeFn Summarize)
     }
   }
   findInductions();
+  for (const Instruction &I : instructions(F)) {
+    const auto *GEP = dyn_cast<GetElementPtrInst>(&I);
+    int64_t Const, Stride;
+    if (!GEP || !gepOffset(cast<GEPOperator>(*GEP), DL, Const, Stride))
+      continue;
+    // A constant step of a pointer induction variable moves by an unknown
+    // multiple of the step: p, p+8, p+16, ... is an array.
+    if (Stride == 0 && Const != 0 && InductionGEPs.contains(GEP))
+      Stride = Const < 0 ? -Const : Const;
+    GEPOffsets[GEP] = {Const, Stride};
+  }
 }
 
 TypeTree FunctionSolver::get(const Value *V) {
@@ -329,26 +350,25 @@ TypeTree FunctionSolver::get(const Value *V) {
 void FunctionSolver::update(const Value *V, const TypeTree &T) {
   if (T.empty())
     return;
-  if (isa<Argument>(V) || isa<Instruction>(V)) {
+  bool IsLocal = isa<Argument>(V) || isa<Instruction>(V);
+  if (IsLocal || isa<GlobalVariable>(V)) {
+    if (!IsLocal)
+      get(V); // Seeds a global's tree on first use.
     // The IR type of a pointer or float is certain: a union's conflict
     // stays in the memory that has it, instead of spreading through every
     // double loaded from there.
     Type *Ty = V->getType();
-    bool Changed;
-    if (TypeTree::usesRoot(Ty) &&
-        T.getRoot() != ConcreteType::fromIRType(Ty) && T.getRoot().isKnown())
-      Changed = State[V].merge(T.withoutRoot());
-    else
-      Changed = State[V].merge(T);
+    ConcreteType Root = T.getRoot();
+    bool Changed = TypeTree::usesRoot(Ty) && Root.isKnown() &&
+                           Root != ConcreteType::fromIRType(Ty)
+                       ? State[V].merge(T.withoutRoot())
+                       : State[V].merge(T);
     if (!Changed)
       return;
     Saturated |= State[V].size() >= TypeTree::MaxEntries;
-    enqueueUsers(V);
-    return;
-  }
-  if (isa<GlobalVariable>(V)) {
-    get(V);
-    if (State[V].merge(T))
+    if (IsLocal)
+      enqueueUsers(V);
+    else
       for (const Instruction *I : GlobalUsers.lookup(V))
         enqueue(I);
     return;
@@ -745,13 +765,10 @@ void FunctionSolver::visitGEP(const GetElementPtrInst &GEP) {
   for (const Use &Idx : GEP.indices())
     if (!isa<Constant>(Idx))
       update(Idx, integerTree(Idx->getType()));
-  int64_t Const, Stride;
-  if (!gepOffset(cast<GEPOperator>(GEP), DL, Const, Stride))
+  auto Known = GEPOffsets.find(&GEP);
+  if (Known == GEPOffsets.end())
     return;
-  // A constant step of a pointer induction variable moves by an unknown
-  // multiple of the step: p, p+8, p+16, ... is an array.
-  if (Stride == 0 && Const != 0 && isInduction(GEP))
-    Stride = Const < 0 ? -Const : Const;
+  auto [Const, Stride] = Known->second;
   const Value *Base = GEP.getPointerOperand();
   TypeTree FromBase = get(Base), FromResult = get(&GEP);
   if (Stride) {

@@ -104,11 +104,8 @@ private:
   TypeTree toBytes(const TypeTree &T, llvm::Type *From) const;
   TypeTree fromBytes(const TypeTree &Bytes, llvm::Type *To) const;
 
-  /// Is the constant-offset GEP \p I a pointer induction: does its result
-  /// flow back into its pointer operand?
-  bool isInduction(const llvm::Instruction &I) const {
-    return InductionGEPs.contains(&I);
-  }
+  /// Finds the GEPs whose result flows back into their pointer operand
+  /// (pointer induction variables, also through self-recursive calls).
   void findInductions();
 
   const llvm::Function &F;
@@ -124,6 +121,9 @@ private:
                  llvm::SmallVector<const llvm::Instruction *, 4>>
       GlobalUsers;
   llvm::SmallPtrSet<const llvm::Instruction *, 4> InductionGEPs;
+  /// The constant part and period of each GEP's offset, computed once.
+  llvm::DenseMap<const llvm::Instruction *, std::pair<int64_t, int64_t>>
+      GEPOffsets;
 
   /// The worklist runs in sweeps over the instructions in reverse post-
   /// order: an instruction that a change puts back is visited later in the
