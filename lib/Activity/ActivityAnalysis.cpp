@@ -69,6 +69,11 @@ void ActivityInfo::propagateVaried(ArrayRef<ArgActivity> Args) {
           markMemoryVaried(SI->getPointerOperand(), MarkVaried);
         continue;
       }
+      if (const auto *MT = dyn_cast<MemTransferInst>(U)) {
+        if (MT->getRawSource() == V)
+          markMemoryVaried(MT->getRawDest(), MarkVaried);
+        continue;
+      }
       if (const auto *I = dyn_cast<Instruction>(U))
         MarkVaried(I);
     }
@@ -103,10 +108,14 @@ void ActivityInfo::propagateUseful() {
         MarkUseful(SI->getValueOperand());
         MarkUseful(SI->getPointerOperand());
       }
-    } else if (const auto *MS = dyn_cast<MemSetInst>(&I)) {
-      // Overwritten the same way, so its shadow must be consumed.
-      if (Varied.contains(MS->getDest()))
-        MarkUseful(MS->getDest());
+    } else if (const auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+      // Overwritten the same way, so its shadow must be consumed; a copy's
+      // source receives what the destination's shadow holds.
+      if (Varied.contains(MI->getRawDest())) {
+        MarkUseful(MI->getRawDest());
+        if (const auto *MT = dyn_cast<MemTransferInst>(MI))
+          MarkUseful(MT->getRawSource());
+      }
     }
   }
 

@@ -11,6 +11,7 @@
 #include "adjoint/Preprocess/Preprocess.h"
 #include "adjoint/Support/Diagnostics.h"
 #include "adjoint/Synthesis/GradientSynthesis.h"
+#include "adjoint/TypeAnalysis/TypeAnalysis.h"
 
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/InstIterator.h"
@@ -55,7 +56,19 @@ Function *buildGradient(const AutodiffRequest &R,
   Function *Primal = cloneForDifferentiation(*R.Fn, FAM);
   ActivityInfo Activity(*Primal, Activities);
   LLVM_DEBUG(Activity.print(dbgs()));
-  GradientRequest GR{*Primal, Activities, Activity, R.Fn->getName(), *R.Call};
+  // What the caller knows about the memory it passes (how it filled it)
+  // seeds what the clone's own accesses say. A fresh analyzer: the clone is
+  // consumed by synthesis, so no summary may outlive this request.
+  TypeAnalyzer Analyzer;
+  const FunctionTypeInfo &CallerTypes =
+      Analyzer.analyze(*R.Call->getFunction());
+  SmallVector<TypeTree, 8> ArgTrees;
+  for (const RequestArg &A : R.Args)
+    ArgTrees.push_back(CallerTypes.getTree(A.Primal));
+  const FunctionTypeInfo &Types = Analyzer.analyze(*Primal, ArgTrees);
+  LLVM_DEBUG(Types.print(dbgs()));
+  GradientRequest GR{*Primal, Activities, Activity, Types, R.Fn->getName(),
+                     *R.Call};
   return synthesizeGradient(GR, R.Fn->getName() + ".adjoint.grad");
 }
 

@@ -12,6 +12,9 @@
 
 #include "Differentiability.h"
 #include "Allocations.h"
+#include "MemoryTransfer.h"
+
+#include "adjoint/Synthesis/GradientSynthesis.h"
 
 #include "adjoint/Activity/ActivityAnalysis.h"
 #include "adjoint/Rules/DerivativeRules.h"
@@ -36,12 +39,11 @@ namespace {
 
 class DifferentiabilityChecker {
 public:
-  DifferentiabilityChecker(const Function &F, const ActivityInfo &Activity,
-                           ArrayRef<ArgActivity> Activities,
-                           StringRef SourceName, const Instruction &Site)
-      : F(F), Activity(Activity), Activities(Activities),
-        Context(" (in the gradient of '" + demangle(SourceName) +
-                "' requested at " + describeLocation(Site) + ")") {}
+  explicit DifferentiabilityChecker(const GradientRequest &R)
+      : F(R.Primal), Activity(R.Activity), Activities(R.Activities),
+        Types(R.Types),
+        Context(" (in the gradient of '" + demangle(R.SourceName) +
+                "' requested at " + describeLocation(R.Site) + ")") {}
 
   bool run() {
     checkArguments();
@@ -98,6 +100,7 @@ private:
 
   void checkInstruction(const Instruction &I);
   void checkStore(const StoreInst &SI);
+  void checkMemCpy(const MemCpyInst &MC);
   void checkShadowable(const Instruction &I);
   bool carriesVariedFloatBits(const Value *V);
   void checkCall(const CallBase &Call);
@@ -105,6 +108,7 @@ private:
   const Function &F;
   const ActivityInfo &Activity;
   ArrayRef<ArgActivity> Activities;
+  const FunctionTypeInfo &Types;
   DenseMap<const Value *, bool> BitsMemo;
   std::string Context;
   bool Ok = true;
@@ -167,6 +171,16 @@ void DifferentiabilityChecker::checkInstruction(const Instruction &I) {
   if (!findRule(I) && !isDataMovement(I))
     fail(I, Twine("the '") + I.getOpcodeName() +
                 "' instruction cannot be differentiated yet");
+}
+
+void DifferentiabilityChecker::checkMemCpy(const MemCpyInst &MC) {
+  if (!Activity.isActive(MC.getRawDest()))
+    return fail(MC, "memcpy copies data that carries derivatives into "
+                    "memory that has no shadow; its derivatives would be "
+                    "lost");
+  std::string WhyNot;
+  if (!transferLayout(MC, Types, WhyNot))
+    fail(MC, "memcpy over memory that holds derivatives: " + WhyNot);
 }
 
 /// Can the shadow of the active pointer \p I be computed alongside it?
@@ -265,9 +279,11 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
     if (Call.onlyReadsMemory() ||
         (Callee && isKnownOutputOnly(Callee->getName())))
       return;
+    if (const auto *MC = dyn_cast<MemCpyInst>(&Call))
+      return checkMemCpy(*MC);
     if (isa<MemIntrinsic>(Call))
-      return fail(Call, "copying memory that holds derivatives (memcpy, "
-                        "memmove) is not supported yet");
+      return fail(Call, "moving memory that holds derivatives with memmove "
+                        "is not supported yet (memcpy is)");
     return fail(Call, "call to " +
                           (Callee ? "'" + demangle(Callee->getName()) + "'"
                                   : std::string("a function pointer")) +
@@ -302,11 +318,8 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
 
 } // namespace
 
-bool checkDifferentiable(const Function &F, const ActivityInfo &Activity,
-                         ArrayRef<ArgActivity> Activities,
-                         StringRef SourceName, const Instruction &Site) {
-  return DifferentiabilityChecker(F, Activity, Activities, SourceName, Site)
-      .run();
+bool checkDifferentiable(const GradientRequest &R) {
+  return DifferentiabilityChecker(R).run();
 }
 
 } // namespace adjoint

@@ -19,15 +19,12 @@ class Instruction;
 
 namespace adjoint {
 
-class ActivityInfo;
+struct GradientRequest;
 
-/// Reports, as located errors, every construct of \p F that reverse mode
-/// cannot differentiate (yet). \p SourceName and \p Site (the requesting
-/// call) are named in the messages. Returns true when there is none.
-bool checkDifferentiable(const llvm::Function &F, const ActivityInfo &Activity,
-                         llvm::ArrayRef<ArgActivity> Activities,
-                         llvm::StringRef SourceName,
-                         const llvm::Instruction &Site);
+/// Reports, as located errors, every construct of the request's function
+/// that reverse mode cannot differentiate (yet), naming the user's function
+/// and the requesting call. Returns true when there is none.
+bool checkDifferentiable(const GradientRequest &R);
 
 } // namespace adjoint
 

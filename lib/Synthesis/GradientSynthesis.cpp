@@ -26,6 +26,7 @@
 #include "adjoint/Synthesis/GradientSynthesis.h"
 #include "Differentiability.h"
 #include "ShadowMemory.h"
+#include "MemoryTransfer.h"
 #include "Allocations.h"
 
 #include "adjoint/Activity/ActivityAnalysis.h"
@@ -38,6 +39,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -76,15 +78,19 @@ FunctionType *gradientFunctionType(const Function &F,
 
 namespace {
 
+/// What each memcpy of the function copies, by kind of byte.
+using MemCpyLayouts = DenseMap<const MemCpyInst *, TransferLayout>;
+
 class ReverseModeBuilder {
 public:
   ReverseModeBuilder(const GradientRequest &R, Function &Grad,
                      ArrayRef<Argument *> OutArgs,
                      SmallPtrSet<const Argument *, 8> ActiveArgs,
-                     const DenseMap<const Argument *, Value *> &ArgShadows)
+                     const DenseMap<const Argument *, Value *> &ArgShadows,
+                     const MemCpyLayouts &Layouts)
       : R(R), Grad(Grad), Activity(R.Activity),
         EntryBuilder(Grad.getContext()), ActiveArgs(std::move(ActiveArgs)),
-        OutArgs(OutArgs),
+        OutArgs(OutArgs), Layouts(Layouts),
         Shadows([this](const Value *V) { return isActive(V); }, ArgShadows) {}
 
   void build();
@@ -97,6 +103,7 @@ private:
   void reverseLoad(LoadInst &LI, Value *Adjoint, IRBuilder<> &B);
   void reverseStore(StoreInst &SI, IRBuilder<> &B);
   void reverseMemSet(MemSetInst &MS, IRBuilder<> &B);
+  void mirrorPointerCopies();
   void reverseBlockExit(BasicBlock &Forward, IRBuilder<> &B);
   void emitGradientReturn(IRBuilder<> &B);
 
@@ -108,6 +115,15 @@ private:
   // Finishing.
   void repairDominance();
   void promoteSlots();
+
+  TransferLayout layoutOf(const MemCpyInst &MC) const {
+    assert(Layouts.count(&MC) && "checkDifferentiable admits only memcpys "
+                                 "with a layout");
+    return Layouts.lookup(&MC);
+  }
+  Value *shadowIfActive(const Value *Ptr) const {
+    return isActive(Ptr) ? Shadows.shadowOf(Ptr) : nullptr;
+  }
 
   bool isActive(const Value *V) const {
     // Arguments of Grad stand for the arguments of the primal clone.
@@ -122,6 +138,7 @@ private:
   IRBuilder<> EntryBuilder; ///< Creates slots at the top of the entry block.
   SmallPtrSet<const Argument *, 8> ActiveArgs; ///< Grad's active arguments.
   SmallVector<Argument *, 4> OutArgs; ///< Grad's enzyme_out arguments.
+  const MemCpyLayouts &Layouts;
   SmallVector<BasicBlock *, 16> ForwardBlocks;
   DenseMap<BasicBlock *, BasicBlock *> ReverseOf;
   MapVector<Value *, AllocaInst *> Slots;
@@ -161,6 +178,7 @@ void ReverseModeBuilder::build() {
   for (BasicBlock &BB : Grad)
     ForwardBlocks.push_back(&BB);
   Shadows.build(Grad);
+  mirrorPointerCopies();
   EntryBuilder.SetInsertPoint(&Grad.getEntryBlock(),
                               Grad.getEntryBlock().begin());
   for (BasicBlock *BB : ForwardBlocks)
@@ -200,6 +218,12 @@ void ReverseModeBuilder::reverseBlock(BasicBlock &Forward) {
     if (auto *MS = dyn_cast<MemSetInst>(&I)) {
       if (isActive(MS->getDest()))
         reverseMemSet(*MS, B);
+      continue;
+    }
+    if (auto *MC = dyn_cast<MemCpyInst>(&I)) {
+      if (isActive(MC->getRawDest()))
+        emitReverseMemCpy(*MC, layoutOf(*MC), Shadows.shadowOf(MC->getRawDest()),
+                          shadowIfActive(MC->getRawSource()), B);
       continue;
     }
     if (auto *Call = dyn_cast<CallBase>(&I); Call && isActive(Call) &&
@@ -275,6 +299,20 @@ void ReverseModeBuilder::reverseStore(StoreInst &SI, IRBuilder<> &B) {
   // Integer stores too: the optimizer writes zeros (memset) as `store i64 0`
   // even over doubles.
   B.CreateAlignedStore(Constant::getNullValue(Ty), Shadow, SI.getAlign());
+}
+
+/// Pointers copied by memcpy between memory with shadows: their shadows are
+/// copied too, so that loads of them find their shadows.
+void ReverseModeBuilder::mirrorPointerCopies() {
+  for (BasicBlock *BB : ForwardBlocks)
+    for (Instruction &I : *BB)
+      if (auto *MC = dyn_cast<MemCpyInst>(&I);
+          MC && isActive(MC->getRawDest()) && isActive(MC->getRawSource())) {
+        IRBuilder<> B(MC->getNextNode());
+        emitShadowPointerCopy(*MC, layoutOf(*MC),
+                              Shadows.shadowOf(MC->getRawDest()),
+                              Shadows.shadowOf(MC->getRawSource()), B);
+      }
 }
 
 /// memset overwrites its bytes like a store of constants: their shadow is
@@ -441,18 +479,28 @@ Function *createGradientFunction(
 
 Function *synthesizeGradient(const GradientRequest &R, const Twine &Name) {
   Function &Primal = R.Primal;
-  if (!checkDifferentiable(Primal, R.Activity, R.Activities, R.SourceName,
-                           R.Site)) {
+  if (!checkDifferentiable(R)) {
     Primal.eraseFromParent();
     return nullptr;
   }
+
+  // The type analysis describes the primal's values: ask it before the body
+  // moves into the gradient function (whose arguments are other values).
+  MemCpyLayouts Layouts;
+  for (Instruction &I : instructions(Primal))
+    if (auto *MC = dyn_cast<MemCpyInst>(&I)) {
+      std::string WhyNot;
+      if (std::optional<TransferLayout> L = transferLayout(*MC, R.Types, WhyNot))
+        Layouts[MC] = std::move(*L);
+    }
 
   SmallVector<Argument *, 4> OutArgs;
   SmallPtrSet<const Argument *, 8> ActiveArgs;
   DenseMap<const Argument *, Value *> ArgShadows;
   Function *Grad =
       createGradientFunction(R, Name, OutArgs, ActiveArgs, ArgShadows);
-  ReverseModeBuilder(R, *Grad, OutArgs, std::move(ActiveArgs), ArgShadows)
+  ReverseModeBuilder(R, *Grad, OutArgs, std::move(ActiveArgs), ArgShadows,
+                     Layouts)
       .build();
   // Erased only now: the activity sets hold pointers to its arguments, which
   // must not be reused by new values while they are queried.

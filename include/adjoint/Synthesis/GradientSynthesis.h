@@ -32,6 +32,7 @@ class Instruction;
 namespace adjoint {
 
 class ActivityInfo;
+class FunctionTypeInfo;
 
 /// The signature of the gradient of \p F for activities \p Activities.
 llvm::FunctionType *
@@ -45,6 +46,7 @@ struct GradientRequest {
   llvm::Function &Primal;
   llvm::ArrayRef<ArgActivity> Activities;
   const ActivityInfo &Activity;
+  const FunctionTypeInfo &Types;    ///< What the bytes of memory hold.
   llvm::StringRef SourceName;       ///< The user's function, for messages.
   const llvm::Instruction &Site;    ///< The requesting call, for messages.
 };

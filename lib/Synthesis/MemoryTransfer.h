@@ -1,0 +1,67 @@
+//===- MemoryTransfer.h - Derivatives through memcpy ------------*- C++ -*-===//
+//
+// Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// memcpy moves bytes without saying what they are. The type analysis says
+// which of them are floats (their adjoints move back: dsrc += ddst, ddst =
+// 0), pointers (their shadows are copied alongside, in the forward pass) or
+// integers (nothing to do).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_LIB_SYNTHESIS_MEMORYTRANSFER_H
+#define ADJOINT_LIB_SYNTHESIS_MEMORYTRANSFER_H
+
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+#include <string>
+
+namespace llvm {
+class IRBuilderBase;
+class MemCpyInst;
+class Type;
+class Value;
+} // namespace llvm
+
+namespace adjoint {
+
+class FunctionTypeInfo;
+
+/// What a memcpy copies, by kind of byte.
+struct TransferLayout {
+  struct FloatRun {
+    int64_t Offset;
+    llvm::Type *ElementType;
+    int64_t Count; ///< Elements; -1: the whole run-time length.
+  };
+  struct PointerRun {
+    int64_t Offset;
+    int64_t Size; ///< Bytes; -1: the whole run-time length.
+  };
+  llvm::SmallVector<FloatRun, 2> Floats;
+  llvm::SmallVector<PointerRun, 2> Pointers;
+};
+
+/// The layout of the bytes \p MC copies, or std::nullopt with \p WhyNot
+/// saying what cannot be told or handled.
+std::optional<TransferLayout> transferLayout(const llvm::MemCpyInst &MC,
+                                             const FunctionTypeInfo &Types,
+                                             std::string &WhyNot);
+
+/// Forward: copies the shadows of the pointer bytes that \p MC copies.
+void emitShadowPointerCopy(llvm::MemCpyInst &MC, const TransferLayout &L,
+                           llvm::Value *DstShadow, llvm::Value *SrcShadow,
+                           llvm::IRBuilderBase &B);
+
+/// Reverse: hands the adjoints of the copied float bytes back to the source
+/// (when it has a shadow, \p SrcShadow non-null) and zeroes them at the
+/// destination. May add blocks (a loop); \p B ends at the block after them.
+void emitReverseMemCpy(llvm::MemCpyInst &MC, const TransferLayout &L,
+                       llvm::Value *DstShadow, llvm::Value *SrcShadow,
+                       llvm::IRBuilderBase &B);
+
+} // namespace adjoint
+
+#endif // ADJOINT_LIB_SYNTHESIS_MEMORYTRANSFER_H
