@@ -111,6 +111,80 @@ void applyAssumption(SmallVectorImpl<TypeSegment> &Segs, Type *AccessTy,
   coalesce(Segs);
 }
 
+using FieldList = SmallVector<std::pair<int64_t, int64_t>, 8>;
+
+/// Adds the (offset, size) of every scalar in a value of type \p T at
+/// \p Off: what a first-class aggregate access really touches.
+void addFields(Type *T, int64_t Off, const DataLayout &DL, FieldList &Out) {
+  if (Out.size() > 4096)
+    return;
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    const StructLayout *SL = DL.getStructLayout(ST);
+    for (unsigned I = 0, E = ST->getNumElements(); I != E; ++I)
+      addFields(ST->getElementType(I),
+                Off + SL->getElementOffset(I).getFixedValue(), DL, Out);
+    return;
+  }
+  if (auto *AT = dyn_cast<ArrayType>(T)) {
+    int64_t Stride = DL.getTypeAllocSize(AT->getElementType()).getFixedValue();
+    for (uint64_t I = 0, E = AT->getNumElements(); I != E; ++I)
+      addFields(AT->getElementType(), Off + I * Stride, DL, Out);
+    return;
+  }
+  Out.push_back({Off, storeSize(T, DL)});
+}
+
+/// What the bytes of \p I's access are made of, if anything says so: the
+/// members of a struct it loads or stores, or the fields clang lists in a
+/// memcpy's !tbaa.struct. Bytes outside them are padding.
+bool knownFields(const Instruction &I, const DataLayout &DL, FieldList &Out) {
+  Type *AccessTy = nullptr;
+  if (const auto *LI = dyn_cast<LoadInst>(&I))
+    AccessTy = LI->getType();
+  else if (const auto *SI = dyn_cast<StoreInst>(&I))
+    AccessTy = SI->getValueOperand()->getType();
+  if (AccessTy) {
+    if (!AccessTy->isStructTy() && !AccessTy->isArrayTy())
+      return false;
+    addFields(AccessTy, 0, DL, Out);
+    return true;
+  }
+  const MDNode *Fields = I.getMetadata(LLVMContext::MD_tbaa_struct);
+  if (!Fields || Fields->getNumOperands() % 3 != 0)
+    return false;
+  for (unsigned Op = 0, E = Fields->getNumOperands(); Op != E; Op += 3) {
+    auto *Off = mdconst::dyn_extract<ConstantInt>(Fields->getOperand(Op));
+    auto *Len = mdconst::dyn_extract<ConstantInt>(Fields->getOperand(Op + 1));
+    if (!Off || !Len)
+      return false;
+    Out.push_back({Off->getSExtValue(), Len->getSExtValue()});
+  }
+  return true;
+}
+
+/// Unknown bytes that no field covers are padding: they carry no
+/// derivative, so they are reported as Integer.
+void markPadding(SmallVectorImpl<TypeSegment> &Segs, const FieldList &Fields) {
+  SmallVector<TypeSegment, 4> Out;
+  auto Covered = [&](int64_t B) {
+    return any_of(Fields, [&](const std::pair<int64_t, int64_t> &F) {
+      return F.first <= B && B < F.first + F.second;
+    });
+  };
+  for (const TypeSegment &S : Segs) {
+    if (S.Type.isKnown()) {
+      Out.push_back(S);
+      continue;
+    }
+    for (int64_t B = S.Offset; B < S.Offset + S.Size; ++B)
+      Out.push_back(TypeSegment{B, 1,
+                                Covered(B) ? ConcreteType::Unknown
+                                           : ConcreteType::Integer});
+  }
+  coalesce(Out);
+  Segs.assign(Out.begin(), Out.end());
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -238,6 +312,17 @@ ByteSummary FunctionTypeInfo::queryValue(const Value *V) const {
 }
 
 ByteSummary FunctionTypeInfo::queryAccess(const Instruction &I) const {
+  ByteSummary Bytes = queryAccessBytes(I);
+  FieldList Fields;
+  if (Bytes.getClass() != ByteSummary::Undecided ||
+      !knownFields(I, F.getParent()->getDataLayout(), Fields))
+    return Bytes;
+  SmallVector<TypeSegment, 4> Segs(Bytes.segments());
+  markPadding(Segs, Fields);
+  return ByteSummary(std::move(Segs));
+}
+
+ByteSummary FunctionTypeInfo::queryAccessBytes(const Instruction &I) const {
   const DataLayout &DL = F.getParent()->getDataLayout();
   auto Access = [&](const Value *Ptr, Type *Ty) {
     return queryPointee(Ptr, 0, std::max<int64_t>(storeSize(Ty, DL), 1), Ty);

@@ -289,6 +289,41 @@ TEST_F(TypeAnalysisTest, MemcpyOfBytes) {
   EXPECT_EQ(Q.str(), "[0,8):Double [8,16):Integer");
 }
 
+TEST_F(TypeAnalysisTest, PaddingOfCopiedStructsCarriesNothing) {
+  // struct { int id; double w; } copied with memcpy: clang lists the fields
+  // in !tbaa.struct, so bytes 4..7 are padding, not undecided data. A
+  // first-class struct store says the same through its type.
+  ASSERT_TRUE(parse(R"IR(
+    define void @f(ptr %dst, ptr %src, ptr %out, double %x) {
+      call void @llvm.memcpy.p0.p0.i64(ptr %dst, ptr %src, i64 16, i1 false), !tbaa.struct !0
+      %s = insertvalue { i32, double } { i32 1, double poison }, double %x, 1
+      store { i32, double } %s, ptr %out
+      ret void
+    }
+    declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+    !0 = !{i64 0, i64 4, !1, i64 8, i64 8, !5}
+    !1 = !{!2, !2, i64 0}
+    !2 = !{!"int", !3, i64 0}
+    !3 = !{!"omnipotent char", !4, i64 0}
+    !4 = !{!"Simple C/C++ TBAA"}
+    !5 = !{!6, !6, i64 0}
+    !6 = !{!"double", !3, i64 0}
+  )IR"));
+  const FunctionTypeInfo &Info = analyze("f");
+  const Instruction &Copy = *Info.getFunction().getEntryBlock().begin();
+  ByteSummary Q = Info.queryAccess(Copy);
+  EXPECT_EQ(Q.getClass(), ByteSummary::Mixed);
+  EXPECT_EQ(Q.str(), "[0,8):Integer [8,16):Double");
+  // The tree itself does not claim the padding.
+  EXPECT_EQ(treeOf(Info, "dst"), "{[]:Pointer, [0..3]:Integer, [8]:Double}");
+  // The struct store: the i32 field is unknown (a constant says nothing),
+  // the padding is not.
+  const Instruction &Store = *std::prev(std::prev(
+      Info.getFunction().getEntryBlock().end()));
+  EXPECT_EQ(Info.queryAccess(Store).str(),
+            "[0,4):Unknown [4,8):Integer [8,16):Double");
+}
+
 TEST_F(TypeAnalysisTest, MemcpyOfUnknownLengthCopiesArrays) {
   ASSERT_TRUE(parse(R"IR(
     define void @f(ptr %dst, ptr %src, i64 %n) {

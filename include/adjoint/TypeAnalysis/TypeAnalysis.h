@@ -167,7 +167,9 @@ public:
   ByteSummary queryValue(const llvm::Value *V) const;
   /// The bytes that \p I reads or writes: a load, store, atomicrmw,
   /// cmpxchg, memcpy, memmove or memset. For other instructions, an empty
-  /// summary.
+  /// summary. Padding is Integer (it carries no derivative) where the
+  /// access says which bytes are fields: the members of a struct-typed load
+  /// or store, the fields clang lists in a memcpy's !tbaa.struct.
   ByteSummary queryAccess(const llvm::Instruction &I) const;
 
   /// False if a cap stopped the fixed point early; the trees are then
@@ -180,6 +182,9 @@ public:
 
 private:
   friend class TypeAnalyzer;
+
+  /// queryAccess without the padding rule.
+  ByteSummary queryAccessBytes(const llvm::Instruction &I) const;
 
   const llvm::Function &F;
   llvm::DenseMap<const llvm::Value *, TypeTree> Trees;
