@@ -90,9 +90,10 @@ private:
   void applyTBAA(const llvm::Instruction &I, const llvm::Value *Ptr,
                  const llvm::Value *Val, llvm::Type *ValTy);
 
-  /// Moves bytes of \p From (described by bytes) into the window
-  /// [Off, Off + Size) of \p To's bytes and back: the rule of every access
-  /// that copies bytes between two places.
+  /// \p Part (of type \p PartTy) is the bytes [Off, Off + Size) of
+  /// \p Whole's first level: the memory a pointer points to, or the bytes of
+  /// an aggregate. Joins each into the other: the rule of loads, stores,
+  /// extractvalue and insertvalue.
   void linkBytes(const llvm::Value *Whole, int64_t Off, int64_t Size,
                  const llvm::Value *Part, llvm::Type *PartTy);
 

@@ -34,8 +34,12 @@
 // an array of unknown length with element size S, seen from anywhere inside
 // it: an array of {i32, double} is {[16n+0..3]:Integer, [16n+8]:Double}.
 // The pattern with S = 1 is "every offset", written [-1]; that is the -1 of
-// the interface (Offset::every()). Patterns only make statements about
-// offsets >= 0; bytes before the address are never described.
+// the interface (Offset::every()). A byte-offset GEP with an unknown index
+// gives it, and so does a pattern whose every residue has the same type (an
+// array of ints is [-1]:Integer). [-1]:Double says a double starts at every
+// offset; byte queries take it as "every byte is part of a double".
+// Patterns only make statements about offsets >= 0; bytes before the
+// address are never described.
 //
 // An exact entry and a pattern that contains it both apply: the type at an
 // offset is the join of every entry whose offset contains it. The tree is
@@ -308,7 +312,8 @@ public:
 
   /// The bytes [Off, Off + Size) at path \p Prefix as maximal runs of one
   /// type (Unknown runs included), in order. Overlapping entries of
-  /// different types make their common bytes Anything.
+  /// different types make their common bytes Anything. At most the first
+  /// 65536 bytes of the range are described.
   void byteSegments(llvm::ArrayRef<int64_t> Prefix, int64_t Off, int64_t Size,
                     const llvm::DataLayout &DL,
                     llvm::SmallVectorImpl<TypeSegment> &Out) const;
