@@ -54,8 +54,6 @@ Function *buildGradient(const AutodiffRequest &R,
                         FunctionAnalysisManager &FAM) {
   SmallVector<ArgActivity, 8> Activities = R.activities();
   Function *Primal = cloneForDifferentiation(*R.Fn, FAM);
-  ActivityInfo Activity(*Primal, Activities);
-  LLVM_DEBUG(Activity.print(dbgs()));
   // What the caller knows about the memory it passes (how it filled it)
   // seeds what the clone's own accesses say. A fresh analyzer: the clone is
   // consumed by synthesis, so no summary may outlive this request.
@@ -65,9 +63,18 @@ Function *buildGradient(const AutodiffRequest &R,
   SmallVector<TypeTree, 8> ArgTrees;
   for (const RequestArg &A : R.Args)
     ArgTrees.push_back(CallerTypes.getTree(A.Primal));
-  const FunctionTypeInfo &Types = Analyzer.analyze(*Primal, ArgTrees);
-  LLVM_DEBUG(Types.print(dbgs()));
-  GradientRequest GR{*Primal, Activities, Activity, Types, R.Fn->getName(),
+  const FunctionTypeInfo *Types = &Analyzer.analyze(*Primal, ArgTrees);
+  if (retypeFloatAccesses(*Primal, *Types)) {
+    Analyzer.clear(); // Its summaries name values that are gone.
+    const FunctionTypeInfo &Caller = Analyzer.analyze(*R.Call->getFunction());
+    for (auto [Tree, A] : zip(ArgTrees, R.Args))
+      Tree = Caller.getTree(A.Primal);
+    Types = &Analyzer.analyze(*Primal, ArgTrees);
+  }
+  LLVM_DEBUG(Types->print(dbgs()));
+  ActivityInfo Activity(*Primal, Activities);
+  LLVM_DEBUG(Activity.print(dbgs()));
+  GradientRequest GR{*Primal, Activities, Activity, *Types, R.Fn->getName(),
                      *R.Call};
   return synthesizeGradient(GR, R.Fn->getName() + ".adjoint.grad");
 }

@@ -293,6 +293,7 @@ FunctionSolver::FunctionSolver(const Function &F, SummarizeFn Summarize)
       State[&I] = TypeTree::fromIRType(I.getType(), DL);
     if (const auto *AI = dyn_cast<AllocaInst>(&I)) {
       TypeTree Mem = TypeTree::fromMemoryType(AI->getAllocatedType(), DL);
+      Mem.merge(TypeTree::nonFloatBytesOfObject(AI->getAllocatedType(), DL));
       if (AI->isArrayAllocation())
         Mem = Mem.repeat(std::max<int64_t>(
             1, DL.getTypeAllocSize(AI->getAllocatedType()).getFixedValue()));
@@ -337,8 +338,10 @@ TypeTree FunctionSolver::get(const Value *V) {
     return It->second;
   if (const auto *GV = dyn_cast<GlobalValue>(V)) {
     TypeTree T = TypeTree::ofRoot(ConcreteType::Pointer);
-    if (const auto *G = dyn_cast<GlobalVariable>(GV))
+    if (const auto *G = dyn_cast<GlobalVariable>(GV)) {
       T.merge(TypeTree::fromMemoryType(G->getValueType(), DL));
+      T.merge(TypeTree::nonFloatBytesOfObject(G->getValueType(), DL));
+    }
     State[GV] = T;
     return T;
   }

@@ -331,6 +331,57 @@ TypeTree TypeTree::fromMemoryType(Type *T, const DataLayout &DL) {
   return R;
 }
 
+namespace {
+
+/// Is \p T the type clang gives a C struct or C++ class object?
+bool isSourceStruct(const StructType *ST) {
+  return ST->hasName() && !ST->isOpaque() &&
+         (ST->getName().starts_with("struct.") ||
+          ST->getName().starts_with("class."));
+}
+
+/// Marks, at offset \p Off, the integer fields and padding of \p T.
+void addNonFloatBytes(TypeTree &Tree, Type *T, int64_t Off,
+                      const DataLayout &DL) {
+  if (T->isIntegerTy()) {
+    Tree.insertIntegerBytes(Off, DL.getTypeStoreSize(T));
+    return;
+  }
+  if (auto *AT = dyn_cast<ArrayType>(T)) {
+    int64_t Stride = DL.getTypeAllocSize(AT->getElementType()).getFixedValue();
+    uint64_t N = std::min<uint64_t>(AT->getNumElements(),
+                                    TypeTree::MaxExpandedPeriods);
+    for (uint64_t I = 0; I != N; ++I)
+      addNonFloatBytes(Tree, AT->getElementType(), Off + I * Stride, DL);
+    return;
+  }
+  auto *ST = dyn_cast<StructType>(T);
+  if (!ST || !isSourceStruct(ST))
+    return;
+  const StructLayout *SL = DL.getStructLayout(ST);
+  int64_t End = 0; // Where the previous field ended: padding after it.
+  for (unsigned I = 0, E = ST->getNumElements(); I != E; ++I) {
+    int64_t FieldOff = SL->getElementOffset(I).getFixedValue();
+    Tree.insertIntegerBytes(Off + End, FieldOff - End);
+    addNonFloatBytes(Tree, ST->getElementType(I), Off + FieldOff, DL);
+    End = FieldOff + DL.getTypeStoreSize(ST->getElementType(I));
+  }
+  Tree.insertIntegerBytes(Off + End,
+                          int64_t(SL->getSizeInBytes().getFixedValue()) - End);
+}
+
+} // namespace
+
+TypeTree TypeTree::nonFloatBytesOfObject(Type *T, const DataLayout &DL) {
+  TypeTree R;
+  Type *Elt = T;
+  while (auto *AT = dyn_cast<ArrayType>(Elt))
+    Elt = AT->getElementType();
+  if (auto *ST = dyn_cast<StructType>(Elt); ST && isSourceStruct(ST))
+    addNonFloatBytes(R, T, 0, DL);
+  return R;
+}
+
 bool TypeTree::insert(ArrayRef<int64_t> Key, ConcreteType T) {
   Path P;
   for (int64_t O : Key)

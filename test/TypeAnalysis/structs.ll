@@ -59,10 +59,12 @@ define double @local(double %x) {
   ret double %v
 }
 
-; The i32 field says nothing by its IR type: only uses make bytes Integer.
+; A stack object of a C struct type: its i32 field and its padding (bytes
+; 4..7 after the int, 36..39 after the float) hold no derivative, so they
+; are Integer; the doubles and the float come from the field types.
 ; CHECK-LABEL: types of 'local':
 ; CHECK-NEXT:    arg %x: {[]:Double}
-; CHECK-NEXT:    %a = alloca: {[]:Pointer, [8]:Double, [16]:Double, [24]:Double, [32]:Float}
-; CHECK-NEXT:    %w.p = getelementptr: {[]:Pointer, [0]:Double, [8]:Double, [16]:Double, [24]:Float}
+; CHECK-NEXT:    %a = alloca: {[]:Pointer, [0..7]:Integer, [8]:Double, [16]:Double, [24]:Double, [32]:Float, [36..39]:Integer}
+; CHECK-NEXT:    %w.p = getelementptr: {[]:Pointer, [0]:Double, [8]:Double, [16]:Double, [24]:Float, [28..31]:Integer}
 ; CHECK-NEXT:    %v = load: {[]:Double}
 ; CHECK-NEXT:    return: {[]:Double}

@@ -49,6 +49,31 @@ static long double via_node_at(const long double *v) {
   return via_node(&n);
 }
 
+/* A struct with an int, padding and a float, assigned as a whole: the
+   padding and the int carry nothing, the doubles and the float move. */
+typedef struct { int id; double w[2]; float s; } Item;
+void copy_item(Item *out, const Item *in) {
+  *out = *in;
+  out->w[0] *= in->w[1];
+}
+static long double copy_item_at(const long double *v) {
+  Item in = {7, {v[0], v[1]}, 1.5f}, out;
+  copy_item(&out, &in);
+  return 1.0L * out.w[0] + 10.0L * out.w[1] + 100.0L * out.s;
+}
+
+/* Small structs are copied through integers by the optimizer. */
+typedef struct { double x; } One;
+void copy_one(One *out, const One *in) {
+  *out = *in;
+  out->x *= 2;
+}
+void swap(double *a, double *b) {
+  double t = *a;
+  *a = *b;
+  *b = t;
+}
+
 int main(void) {
   double x[5] = {1, 2, 3, 4, 5}, dx[5] = {0};
   __enzyme_autodiff((void *)sum_copy, x, dx, enzyme_const, 5);
@@ -67,5 +92,20 @@ int main(void) {
   __enzyme_autodiff((void *)via_node, &n, &dn);
   gc_grad("via_node", via_node_at, 3, (long double[]){3, 7, 4},
           (long double[]){du[0], du[1], dn.v}, GC_TOL_DOUBLE);
+  Item it = {7, {2, 3}, 1.5f}, dit = {0, {0, 0}, 0}, ot,
+       dot = {0, {1, 10}, 100};
+  __enzyme_autodiff((void *)copy_item, &ot, &dot, &it, &dit);
+  gc_grad("copy_item", copy_item_at, 2, (long double[]){2, 3},
+          (long double[]){dit.w[0], dit.w[1]}, GC_TOL_DOUBLE);
+  gc_expect("copy_item", "d s", dit.s, 100, 0);
+  gc_expect("copy_item", "dout consumed", dot.w[0] + dot.w[1] + dot.s, 0, 0);
+
+  One o1, i1 = {2}, do1 = {1}, di1 = {0};
+  __enzyme_autodiff((void *)copy_one, &o1, &do1, &i1, &di1);
+  gc_expect("copy_one", "d x", di1.x, 2, 0);
+  double a = 1, b = 2, da = 10, db = 20;
+  __enzyme_autodiff((void *)swap, &a, &da, &b, &db);
+  gc_expect("swap", "da", da, 20, 0);
+  gc_expect("swap", "db", db, 10, 0);
   return gc_finish();
 }

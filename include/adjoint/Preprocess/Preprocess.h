@@ -25,6 +25,15 @@ namespace adjoint {
 llvm::Function *cloneForDifferentiation(llvm::Function &F,
                                         llvm::FunctionAnalysisManager &FAM);
 
+class FunctionTypeInfo;
+
+/// The second canonicalization step, once the type analysis (stage 2) has
+/// run on the clone: integer loads and stores that move floating-point
+/// numbers (optimized copies of doubles through i64) become floating-point
+/// ones. Returns whether anything changed, in which case the type analysis
+/// must be run again on \p F.
+bool retypeFloatAccesses(llvm::Function &F, const FunctionTypeInfo &Types);
+
 } // namespace adjoint
 
 #endif // ADJOINT_PREPROCESS_PREPROCESS_H

@@ -252,6 +252,14 @@ public:
   /// is fromIRType(T).only(0); aggregates are already described by bytes.
   static TypeTree fromMemoryType(llvm::Type *T, const llvm::DataLayout &DL);
 
+  /// The bytes of a C struct that hold no derivative: its integer fields and
+  /// its padding, as Integer. Only for the named struct and class types that
+  /// clang gives stack and global objects (`struct.S`, `class.C`, arrays of
+  /// them), whose fields are the source's; unions and other types say
+  /// nothing (an empty tree), since optimized code moves floats in integers.
+  static TypeTree nonFloatBytesOfObject(llvm::Type *T,
+                                        const llvm::DataLayout &DL);
+
   /// Does a value of type \p T use [] for itself (pointers and
   /// floating-point scalars), or is it described by its bytes?
   static bool usesRoot(const llvm::Type *T);
