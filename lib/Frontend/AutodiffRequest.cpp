@@ -248,6 +248,12 @@ bool CallParser::parseParameter(unsigned Index, AutodiffRequest &R) {
     Arg.Shadow = convert(Call.getArgOperand(Next++), ParamTy, Index, "shadow");
     if (!Arg.Shadow)
       return false;
+    // Adjoints accumulated into the primal's own memory would corrupt both.
+    if (lookThroughLocalCopies(Arg.Shadow) ==
+        lookThroughLocalCopies(Arg.Primal))
+      return fail("the shadow passed for " + paramName(Index) +
+                  " is the same pointer as its value; pass a separate, "
+                  "zero-initialized shadow buffer");
   }
   R.Args.push_back(Arg);
   return true;
