@@ -7,6 +7,8 @@
 #include "Allocations.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstrTypes.h"
 
@@ -22,8 +24,10 @@ StringRef calleeName(const CallBase &Call) {
 }
 
 /// The size in bytes of the block \p Alloc returns.
-Value *allocationSize(CallBase &Alloc, IRBuilderBase &B) {
+Value *allocationSize(const CallBase &Alloc, IRBuilderBase &B) {
   StringRef Name = calleeName(Alloc);
+  if (Name == "realloc")
+    return Alloc.getArgOperand(1);
   if (Name == "calloc")
     return B.CreateMul(Alloc.getArgOperand(0), Alloc.getArgOperand(1));
   if (Name == "aligned_alloc")
@@ -38,6 +42,50 @@ bool isAllocation(const CallBase &Call) {
       .Cases("malloc", "calloc", "aligned_alloc", true)
       .Cases("_Znwm", "_Znam", true) // operator new, new[]
       .Default(false);
+}
+
+bool isReallocation(const CallBase &Call) {
+  return calleeName(Call) == "realloc";
+}
+
+Value *resizedBlockSize(const CallBase &Realloc, IRBuilderBase &B) {
+  const Value *Old = getUnderlyingObject(Realloc.getArgOperand(0));
+  if (isa<ConstantPointerNull>(Old))
+    return B.getInt64(0);
+  const auto *Alloc = dyn_cast<CallBase>(Old);
+  if (!Alloc || (!isAllocation(*Alloc) && !isReallocation(*Alloc)))
+    return nullptr;
+  return B.CreateZExtOrTrunc(allocationSize(*Alloc, B), B.getInt64Ty());
+}
+
+Constant *constantReallocCopySize(const CallBase &Realloc) {
+  IRBuilder<> Folder(Realloc.getContext()); // Folds constants, emits nothing.
+  const Value *Old = getUnderlyingObject(Realloc.getArgOperand(0));
+  Value *OldSize = isa<ConstantPointerNull>(Old)
+                       ? Folder.getInt64(0)
+                       : (isa<CallBase>(Old) ? allocationSize(
+                                                   *cast<CallBase>(Old), Folder)
+                                             : nullptr);
+  auto *OldBytes = dyn_cast_or_null<ConstantInt>(OldSize);
+  auto *NewBytes = dyn_cast<ConstantInt>(Realloc.getArgOperand(1));
+  if (!OldBytes || !NewBytes)
+    return nullptr;
+  return Folder.getInt64(
+      std::min(OldBytes->getZExtValue(), NewBytes->getZExtValue()));
+}
+
+Value *reallocateShadow(CallBase &Realloc, Value *OldShadow, Value *OldSize,
+                        IRBuilderBase &B) {
+  Module *M = Realloc.getModule();
+  Type *Ptr = Realloc.getType(), *I64 = B.getInt64Ty();
+  FunctionCallee Calloc = M->getOrInsertFunction("calloc", Ptr, I64, I64);
+  Value *NewSize = B.CreateZExtOrTrunc(Realloc.getArgOperand(1), I64);
+  Value *Shadow = B.CreateCall(Calloc, {B.getInt64(1), NewSize},
+                               Realloc.getName() + ".shadow");
+  if (!isa<ConstantPointerNull>(OldShadow))
+    B.CreateMemCpy(Shadow, MaybeAlign(), OldShadow, MaybeAlign(),
+                   B.CreateBinaryIntrinsic(Intrinsic::umin, OldSize, NewSize));
+  return Shadow;
 }
 
 bool isDeallocation(const CallBase &Call) {
@@ -60,12 +108,20 @@ Value *allocateShadow(CallBase &Alloc, IRBuilderBase &B) {
 CallBase *findDeallocation(const CallBase &Alloc) {
   for (const User *U : Alloc.users())
     if (const auto *Call = dyn_cast<CallBase>(U);
-        Call && isDeallocation(*Call) && Call->getArgOperand(0) == &Alloc)
+        Call && (isDeallocation(*Call) || isReallocation(*Call)) &&
+        Call->getArgOperand(0) == &Alloc)
       return const_cast<CallBase *>(Call);
   return nullptr;
 }
 
 void freeShadow(CallBase &Dealloc, Value *Shadow, IRBuilderBase &B) {
+  if (isReallocation(Dealloc)) { // Its shadow block came from calloc.
+    Module *M = Dealloc.getModule();
+    B.CreateCall(M->getOrInsertFunction("free", B.getVoidTy(),
+                                        Shadow->getType()),
+                 {Shadow});
+    return;
+  }
   auto *Free = cast<CallBase>(Dealloc.clone());
   Free->setArgOperand(0, Shadow);
   B.Insert(Free);

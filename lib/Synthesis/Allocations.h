@@ -15,6 +15,7 @@
 
 namespace llvm {
 class CallBase;
+class Constant;
 class IRBuilderBase;
 class Value;
 } // namespace llvm
@@ -27,11 +28,33 @@ bool isAllocation(const llvm::CallBase &Call);
 /// Is \p Call free, operator delete or delete[] (any sized variant)?
 bool isDeallocation(const llvm::CallBase &Call);
 
+/// Is \p Call realloc?
+bool isReallocation(const llvm::CallBase &Call);
+
+/// The size of the block that \p Realloc resizes, emitted at \p B: 0 for a
+/// null block, the size asked for when the block was allocated (or last
+/// resized) in the function. Null when the block comes from elsewhere.
+llvm::Value *resizedBlockSize(const llvm::CallBase &Realloc,
+                              llvm::IRBuilderBase &B);
+
+/// How many bytes \p Realloc copies from the old block (the smaller of
+/// both sizes) as a constant for the type analysis, or null when that is
+/// known only at run time.
+llvm::Constant *constantReallocCopySize(const llvm::CallBase &Realloc);
+
+/// The shadow of \p Realloc's new block, after it: a zeroed block of the
+/// new size holding the first bytes of \p OldShadow (shadow pointers; its
+/// float bytes are still zero in the forward pass). The old shadow block is
+/// kept: the reverse pass hands the new block's adjoints back to it.
+llvm::Value *reallocateShadow(llvm::CallBase &Realloc, llvm::Value *OldShadow,
+                              llvm::Value *OldSize, llvm::IRBuilderBase &B);
+
 /// Allocates, after \p Alloc, a zeroed block of the same size from the same
 /// allocator: the shadow of Alloc's block.
 llvm::Value *allocateShadow(llvm::CallBase &Alloc, llvm::IRBuilderBase &B);
 
-/// The call that frees \p Alloc's block in the function, if any.
+/// The call that frees \p Alloc's block in the function, if any (a realloc
+/// of the block frees it too).
 llvm::CallBase *findDeallocation(const llvm::CallBase &Alloc);
 
 /// Frees \p Shadow the way \p Dealloc frees the primal block.

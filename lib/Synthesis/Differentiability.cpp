@@ -101,6 +101,7 @@ private:
   void checkInstruction(const Instruction &I);
   void checkStore(const StoreInst &SI);
   void checkMemCpy(const MemCpyInst &MC);
+  void checkRealloc(const CallBase &Realloc);
   void checkShadowable(const Instruction &I);
   bool carriesVariedFloatBits(const Value *V);
   void checkCall(const CallBase &Call);
@@ -179,8 +180,26 @@ void DifferentiabilityChecker::checkMemCpy(const MemCpyInst &MC) {
                     "memory that has no shadow; its derivatives would be "
                     "lost");
   std::string WhyNot;
-  if (!transferLayout(MC, Types, WhyNot))
+  if (!transferLayout(MC.getRawDest(), MC.getLength(), Types, WhyNot))
     fail(MC, "memcpy over memory that holds derivatives: " + WhyNot);
+}
+
+/// realloc copies the old block into the new one: its shadow needs the old
+/// block's size and the layout of what it copies.
+void DifferentiabilityChecker::checkRealloc(const CallBase &Realloc) {
+  const Value *Old = getUnderlyingObject(Realloc.getArgOperand(0));
+  bool KnownSize =
+      isa<ConstantPointerNull>(Old) ||
+      (isa<CallBase>(Old) && (isAllocation(*cast<CallBase>(Old)) ||
+                              isReallocation(*cast<CallBase>(Old))));
+  if (!KnownSize)
+    return fail(Realloc, "realloc of a block that was not allocated in the "
+                         "differentiated function is not supported yet");
+  std::string WhyNot;
+  if (Activity.isActive(Realloc.getArgOperand(0)) &&
+      !transferLayout(&Realloc, constantReallocCopySize(Realloc), Types,
+                      WhyNot, /*UntouchedIfUnknown=*/true))
+    fail(Realloc, "realloc of memory that holds derivatives: " + WhyNot);
 }
 
 /// Can the shadow of the active pointer \p I be computed alongside it?
@@ -267,6 +286,8 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
   // Heap blocks get shadow blocks; freeing one is not a data flow.
   if (isAllocation(Call) || isDeallocation(Call))
     return;
+  if (isReallocation(Call))
+    return checkRealloc(Call);
   if (Call.isInlineAsm())
     return fail(Call, "inline assembly cannot be differentiated; compute "
                       "this value in C, or pass its inputs as enzyme_const");

@@ -78,8 +78,8 @@ FunctionType *gradientFunctionType(const Function &F,
 
 namespace {
 
-/// What each memcpy of the function copies, by kind of byte.
-using MemCpyLayouts = DenseMap<const MemCpyInst *, TransferLayout>;
+/// What each memcpy and realloc of the function copies, by kind of byte.
+using CopyLayouts = DenseMap<const Instruction *, TransferLayout>;
 
 class ReverseModeBuilder {
 public:
@@ -87,7 +87,7 @@ public:
                      ArrayRef<Argument *> OutArgs,
                      SmallPtrSet<const Argument *, 8> ActiveArgs,
                      const DenseMap<const Argument *, Value *> &ArgShadows,
-                     const MemCpyLayouts &Layouts)
+                     const CopyLayouts &Layouts)
       : R(R), Grad(Grad), Activity(R.Activity),
         EntryBuilder(Grad.getContext()), ActiveArgs(std::move(ActiveArgs)),
         OutArgs(OutArgs), Layouts(Layouts),
@@ -104,6 +104,7 @@ private:
   void reverseStore(StoreInst &SI, IRBuilder<> &B);
   void reverseMemSet(MemSetInst &MS, IRBuilder<> &B);
   void mirrorPointerCopies();
+  void reverseRealloc(CallBase &Realloc, IRBuilder<> &B);
   void reverseBlockExit(BasicBlock &Forward, IRBuilder<> &B);
   void emitGradientReturn(IRBuilder<> &B);
 
@@ -116,10 +117,10 @@ private:
   void repairDominance();
   void promoteSlots();
 
-  TransferLayout layoutOf(const MemCpyInst &MC) const {
-    assert(Layouts.count(&MC) && "checkDifferentiable admits only memcpys "
-                                 "with a layout");
-    return Layouts.lookup(&MC);
+  TransferLayout layoutOf(const Instruction &Copy) const {
+    assert(Layouts.count(&Copy) && "checkDifferentiable admits only copies "
+                                   "with a layout");
+    return Layouts.lookup(&Copy);
   }
   Value *shadowIfActive(const Value *Ptr) const {
     return isActive(Ptr) ? Shadows.shadowOf(Ptr) : nullptr;
@@ -138,7 +139,7 @@ private:
   IRBuilder<> EntryBuilder; ///< Creates slots at the top of the entry block.
   SmallPtrSet<const Argument *, 8> ActiveArgs; ///< Grad's active arguments.
   SmallVector<Argument *, 4> OutArgs; ///< Grad's enzyme_out arguments.
-  const MemCpyLayouts &Layouts;
+  const CopyLayouts &Layouts;
   SmallVector<BasicBlock *, 16> ForwardBlocks;
   DenseMap<BasicBlock *, BasicBlock *> ReverseOf;
   MapVector<Value *, AllocaInst *> Slots;
@@ -222,8 +223,14 @@ void ReverseModeBuilder::reverseBlock(BasicBlock &Forward) {
     }
     if (auto *MC = dyn_cast<MemCpyInst>(&I)) {
       if (isActive(MC->getRawDest()))
-        emitReverseMemCpy(*MC, layoutOf(*MC), Shadows.shadowOf(MC->getRawDest()),
-                          shadowIfActive(MC->getRawSource()), B);
+        emitReverseCopy(layoutOf(*MC), MC->getLength(),
+                        Shadows.shadowOf(MC->getRawDest()),
+                        shadowIfActive(MC->getRawSource()), B);
+      continue;
+    }
+    if (auto *Call = dyn_cast<CallBase>(&I);
+        Call && isActive(Call) && isReallocation(*Call)) {
+      reverseRealloc(*Call, B);
       continue;
     }
     if (auto *Call = dyn_cast<CallBase>(&I); Call && isActive(Call) &&
@@ -309,10 +316,29 @@ void ReverseModeBuilder::mirrorPointerCopies() {
       if (auto *MC = dyn_cast<MemCpyInst>(&I);
           MC && isActive(MC->getRawDest()) && isActive(MC->getRawSource())) {
         IRBuilder<> B(MC->getNextNode());
-        emitShadowPointerCopy(*MC, layoutOf(*MC),
+        emitShadowPointerCopy(layoutOf(*MC), MC->getLength(),
                               Shadows.shadowOf(MC->getRawDest()),
                               Shadows.shadowOf(MC->getRawSource()), B);
       }
+}
+
+/// realloc copied the old block's first bytes into the new one: their
+/// adjoints go back to the old block's shadow. Then the new shadow block is
+/// freed if the function frees (or resizes again) the new block.
+void ReverseModeBuilder::reverseRealloc(CallBase &Realloc, IRBuilder<> &B) {
+  B.SetCurrentDebugLocation(Realloc.getDebugLoc());
+  Value *Old = Realloc.getArgOperand(0);
+  Value *Shadow = Shadows.shadowOf(&Realloc);
+  if (!isa<ConstantPointerNull>(Old) && isActive(Old)) {
+    Value *NewSize =
+        B.CreateZExtOrTrunc(Realloc.getArgOperand(1), B.getInt64Ty());
+    Value *Copied = B.CreateBinaryIntrinsic(
+        Intrinsic::umin, resizedBlockSize(Realloc, B), NewSize);
+    emitReverseCopy(layoutOf(Realloc), Copied, Shadow, Shadows.shadowOf(Old),
+                    B);
+  }
+  if (CallBase *Dealloc = findDeallocation(Realloc))
+    freeShadow(*Dealloc, Shadow, B);
 }
 
 /// memset overwrites its bytes like a store of constants: their shadow is
@@ -486,13 +512,18 @@ Function *synthesizeGradient(const GradientRequest &R, const Twine &Name) {
 
   // The type analysis describes the primal's values: ask it before the body
   // moves into the gradient function (whose arguments are other values).
-  MemCpyLayouts Layouts;
-  for (Instruction &I : instructions(Primal))
-    if (auto *MC = dyn_cast<MemCpyInst>(&I)) {
-      std::string WhyNot;
-      if (std::optional<TransferLayout> L = transferLayout(*MC, R.Types, WhyNot))
-        Layouts[MC] = std::move(*L);
-    }
+  CopyLayouts Layouts;
+  for (Instruction &I : instructions(Primal)) {
+    std::string WhyNot;
+    std::optional<TransferLayout> L;
+    if (auto *MC = dyn_cast<MemCpyInst>(&I))
+      L = transferLayout(MC->getRawDest(), MC->getLength(), R.Types, WhyNot);
+    else if (auto *Call = dyn_cast<CallBase>(&I); Call && isReallocation(*Call))
+      L = transferLayout(Call, constantReallocCopySize(*Call), R.Types,
+                         WhyNot, /*UntouchedIfUnknown=*/true);
+    if (L)
+      Layouts[&I] = std::move(*L);
+  }
 
   SmallVector<Argument *, 4> OutArgs;
   SmallPtrSet<const Argument *, 8> ActiveArgs;

@@ -60,27 +60,41 @@ void emitLoop(IRBuilderBase &B, Value *Count,
 
 } // namespace
 
-std::optional<TransferLayout> transferLayout(const MemCpyInst &MC,
+std::optional<TransferLayout> transferLayout(const Value *Dst,
+                                             const Value *Length,
                                              const FunctionTypeInfo &Types,
-                                             std::string &WhyNot) {
-  ByteSummary Bytes = Types.queryAccess(MC);
-  if (Bytes.getClass() == ByteSummary::Undecided) {
+                                             std::string &WhyNot,
+                                             bool UntouchedIfUnknown) {
+  const auto *ConstLength = dyn_cast_or_null<ConstantInt>(Length);
+  ByteSummary Bytes =
+      ConstLength && ConstLength->isZero()
+          ? ByteSummary()
+          : Types.queryPointee(Dst, 0,
+                               ConstLength ? ConstLength->getSExtValue()
+                                           : FunctionTypeInfo::UnknownSize);
+  // The runs that matter: all of them, or all but the untouched ones.
+  SmallVector<TypeSegment, 4> Runs;
+  for (const TypeSegment &S : Bytes.segments())
+    if (!(UntouchedIfUnknown && S.Type == ConcreteType::Unknown))
+      Runs.push_back(S);
+  ByteSummary Relevant(Runs);
+  if (Relevant.getClass() == ByteSummary::Undecided) {
     WhyNot = "cannot tell which of the bytes it copies are floating-point "
              "numbers (" +
-             Bytes.describeUndecided() + ")";
+             Relevant.describeUndecided() + ")";
     return std::nullopt;
   }
-  const DataLayout &DL = MC.getDataLayout();
-  LLVMContext &Ctx = MC.getContext();
+  LLVMContext &Ctx = Dst->getContext();
+  const DataLayout &DL = Types.getFunction().getDataLayout();
   TransferLayout L;
-  if (!isa<ConstantInt>(MC.getLength())) {
+  if (!ConstLength) {
     // A run-time length: an array of one kind of element.
-    if (Bytes.isNonFloat()) {
+    if (Runs.empty() || Relevant.isNonFloat()) {
       L.Pointers.push_back({0, -1});
       return L;
     }
-    ConcreteType Kind = Bytes.getFloatKind();
-    if (!Bytes.isFloat() || !Kind.isFloat()) {
+    ConcreteType Kind = Relevant.getFloatKind();
+    if (!Relevant.isFloat() || !Kind.isFloat()) {
       WhyNot = "copies of a run-time length over data that mixes "
                "floating-point numbers with other fields are not supported "
                "yet";
@@ -89,7 +103,7 @@ std::optional<TransferLayout> transferLayout(const MemCpyInst &MC,
     L.Floats.push_back({0, Kind.getIRType(Ctx), -1});
     return L;
   }
-  for (const TypeSegment &S : Bytes.segments()) {
+  for (const TypeSegment &S : Runs) {
     if (S.Type.isFloat()) {
       Type *T = S.Type.getIRType(Ctx);
       L.Floats.push_back(
@@ -101,12 +115,11 @@ std::optional<TransferLayout> transferLayout(const MemCpyInst &MC,
   return L;
 }
 
-void emitShadowPointerCopy(MemCpyInst &MC, const TransferLayout &L,
+void emitShadowPointerCopy(const TransferLayout &L, Value *Length,
                            Value *DstShadow, Value *SrcShadow,
                            IRBuilderBase &B) {
   for (const TransferLayout::PointerRun &Run : L.Pointers) {
-    Value *Size =
-        Run.Size < 0 ? MC.getLength() : B.getInt64(uint64_t(Run.Size));
+    Value *Size = Run.Size < 0 ? Length : B.getInt64(uint64_t(Run.Size));
     B.CreateMemCpy(
         B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), DstShadow, Run.Offset),
         MaybeAlign(),
@@ -115,9 +128,9 @@ void emitShadowPointerCopy(MemCpyInst &MC, const TransferLayout &L,
   }
 }
 
-void emitReverseMemCpy(MemCpyInst &MC, const TransferLayout &L,
-                       Value *DstShadow, Value *SrcShadow, IRBuilderBase &B) {
-  const DataLayout &DL = MC.getDataLayout();
+void emitReverseCopy(const TransferLayout &L, Value *Length,
+                     Value *DstShadow, Value *SrcShadow, IRBuilderBase &B) {
+  const DataLayout &DL = B.GetInsertBlock()->getDataLayout();
   for (const TransferLayout::FloatRun &Run : L.Floats) {
     if (Run.Count >= 0 && Run.Count <= MaxUnrolledElements) {
       for (int64_t I = 0; I != Run.Count; ++I)
@@ -128,7 +141,7 @@ void emitReverseMemCpy(MemCpyInst &MC, const TransferLayout &L,
         Run.Count >= 0
             ? B.getInt64(Run.Count)
             : B.CreateUDiv(
-                  B.CreateZExtOrTrunc(MC.getLength(), B.getInt64Ty()),
+                  B.CreateZExtOrTrunc(Length, B.getInt64Ty()),
                   B.getInt64(DL.getTypeAllocSize(Run.ElementType)));
     emitLoop(B, Count, [&](Value *I) {
       reverseElement(B, Run, DstShadow, SrcShadow, I);

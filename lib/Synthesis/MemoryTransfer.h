@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// memcpy moves bytes without saying what they are. The type analysis says
+// memcpy (and realloc) move bytes without saying what they are. The type analysis says
 // which of them are floats (their adjoints move back: dsrc += ddst, ddst =
 // 0), pointers (their shadows are copied alongside, in the forward pass) or
 // integers (nothing to do).
@@ -20,7 +20,6 @@
 
 namespace llvm {
 class IRBuilderBase;
-class MemCpyInst;
 class Type;
 class Value;
 } // namespace llvm
@@ -44,23 +43,30 @@ struct TransferLayout {
   llvm::SmallVector<PointerRun, 2> Pointers;
 };
 
-/// The layout of the bytes \p MC copies, or std::nullopt with \p WhyNot
-/// saying what cannot be told or handled.
-std::optional<TransferLayout> transferLayout(const llvm::MemCpyInst &MC,
+/// The layout of the bytes a copy of \p Length bytes (a constant, a
+/// run-time value, or null: known only at run time) to \p Dst moves, per the type analysis of \p Dst's
+/// memory; or std::nullopt with \p WhyNot saying what cannot be told or
+/// handled. With \p UntouchedIfUnknown, bytes no access gives a type are
+/// taken to carry nothing: right for a block the function allocated itself,
+/// where such bytes were never written or read.
+std::optional<TransferLayout> transferLayout(const llvm::Value *Dst,
+                                             const llvm::Value *Length,
                                              const FunctionTypeInfo &Types,
-                                             std::string &WhyNot);
+                                             std::string &WhyNot,
+                                             bool UntouchedIfUnknown = false);
 
-/// Forward: copies the shadows of the pointer bytes that \p MC copies.
-void emitShadowPointerCopy(llvm::MemCpyInst &MC, const TransferLayout &L,
+/// Forward: copies the shadows of the pointer bytes that a copy of
+/// \p Length bytes moves.
+void emitShadowPointerCopy(const TransferLayout &L, llvm::Value *Length,
                            llvm::Value *DstShadow, llvm::Value *SrcShadow,
                            llvm::IRBuilderBase &B);
 
 /// Reverse: hands the adjoints of the copied float bytes back to the source
 /// (when it has a shadow, \p SrcShadow non-null) and zeroes them at the
 /// destination. May add blocks (a loop); \p B ends at the block after them.
-void emitReverseMemCpy(llvm::MemCpyInst &MC, const TransferLayout &L,
-                       llvm::Value *DstShadow, llvm::Value *SrcShadow,
-                       llvm::IRBuilderBase &B);
+void emitReverseCopy(const TransferLayout &L, llvm::Value *Length,
+                     llvm::Value *DstShadow, llvm::Value *SrcShadow,
+                     llvm::IRBuilderBase &B);
 
 } // namespace adjoint
 

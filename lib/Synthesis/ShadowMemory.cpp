@@ -83,6 +83,15 @@ void ShadowMemory::shadowInstruction(Instruction &I) {
     return;
   }
   if (auto *Call = dyn_cast<CallBase>(&I)) {
+    if (isReallocation(*Call)) {
+      Value *Old = Call->getArgOperand(0);
+      Value *OldShadow = IsActive(Old) ? shadowOf(Old)
+                                       : ConstantPointerNull::get(
+                                             cast<PointerType>(Old->getType()));
+      Shadows[Call] = reallocateShadow(*Call, OldShadow,
+                                       resizedBlockSize(*Call, B), B);
+      return;
+    }
     assert(isAllocation(*Call) && "checkDifferentiable admits only these");
     Shadows[Call] = allocateShadow(*Call, B);
     return;
