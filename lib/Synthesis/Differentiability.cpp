@@ -100,7 +100,7 @@ private:
 
   void checkInstruction(const Instruction &I);
   void checkStore(const StoreInst &SI);
-  void checkMemCpy(const MemCpyInst &MC);
+  void checkMemTransfer(const MemTransferInst &MT);
   void checkRealloc(const CallBase &Realloc);
   void checkShadowable(const Instruction &I);
   bool carriesVariedFloatBits(const Value *V);
@@ -174,14 +174,15 @@ void DifferentiabilityChecker::checkInstruction(const Instruction &I) {
                 "' instruction cannot be differentiated yet");
 }
 
-void DifferentiabilityChecker::checkMemCpy(const MemCpyInst &MC) {
-  if (!Activity.isActive(MC.getRawDest()))
-    return fail(MC, "memcpy copies data that carries derivatives into "
-                    "memory that has no shadow; its derivatives would be "
-                    "lost");
+void DifferentiabilityChecker::checkMemTransfer(const MemTransferInst &MT) {
+  StringRef Name = isa<MemMoveInst>(MT) ? "memmove" : "memcpy";
+  if (!Activity.isActive(MT.getRawDest()))
+    return fail(MT, Name + " copies data that carries derivatives into "
+                           "memory that has no shadow; its derivatives would "
+                           "be lost");
   std::string WhyNot;
-  if (!transferLayout(MC.getRawDest(), MC.getLength(), Types, WhyNot))
-    fail(MC, "memcpy over memory that holds derivatives: " + WhyNot);
+  if (!transferLayout(MT.getRawDest(), MT.getLength(), Types, WhyNot))
+    fail(MT, Name + " over memory that holds derivatives: " + WhyNot);
 }
 
 /// realloc copies the old block into the new one: its shadow needs the old
@@ -300,11 +301,8 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
     if (Call.onlyReadsMemory() ||
         (Callee && isKnownOutputOnly(Callee->getName())))
       return;
-    if (const auto *MC = dyn_cast<MemCpyInst>(&Call))
-      return checkMemCpy(*MC);
-    if (isa<MemIntrinsic>(Call))
-      return fail(Call, "moving memory that holds derivatives with memmove "
-                        "is not supported yet (memcpy is)");
+    if (const auto *MT = dyn_cast<MemTransferInst>(&Call))
+      return checkMemTransfer(*MT);
     return fail(Call, "call to " +
                           (Callee ? "'" + demangle(Callee->getName()) + "'"
                                   : std::string("a function pointer")) +

@@ -221,11 +221,13 @@ void ReverseModeBuilder::reverseBlock(BasicBlock &Forward) {
         reverseMemSet(*MS, B);
       continue;
     }
-    if (auto *MC = dyn_cast<MemCpyInst>(&I)) {
-      if (isActive(MC->getRawDest()))
-        emitReverseCopy(layoutOf(*MC), MC->getLength(),
-                        Shadows.shadowOf(MC->getRawDest()),
-                        shadowIfActive(MC->getRawSource()), B);
+    if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
+      if (!isActive(MT->getRawDest()))
+        continue;
+      B.SetCurrentDebugLocation(MT->getDebugLoc());
+      (isa<MemMoveInst>(MT) ? emitReverseMove : emitReverseCopy)(
+          layoutOf(*MT), MT->getLength(), Shadows.shadowOf(MT->getRawDest()),
+          shadowIfActive(MT->getRawSource()), B);
       continue;
     }
     if (auto *Call = dyn_cast<CallBase>(&I);
@@ -308,17 +310,18 @@ void ReverseModeBuilder::reverseStore(StoreInst &SI, IRBuilder<> &B) {
   B.CreateAlignedStore(Constant::getNullValue(Ty), Shadow, SI.getAlign());
 }
 
-/// Pointers copied by memcpy between memory with shadows: their shadows are
+/// Pointers copied by memcpy or memmove between memory with shadows: their shadows are
 /// copied too, so that loads of them find their shadows.
 void ReverseModeBuilder::mirrorPointerCopies() {
   for (BasicBlock *BB : ForwardBlocks)
     for (Instruction &I : *BB)
-      if (auto *MC = dyn_cast<MemCpyInst>(&I);
-          MC && isActive(MC->getRawDest()) && isActive(MC->getRawSource())) {
-        IRBuilder<> B(MC->getNextNode());
-        emitShadowPointerCopy(layoutOf(*MC), MC->getLength(),
-                              Shadows.shadowOf(MC->getRawDest()),
-                              Shadows.shadowOf(MC->getRawSource()), B);
+      if (auto *MT = dyn_cast<MemTransferInst>(&I);
+          MT && isActive(MT->getRawDest()) && isActive(MT->getRawSource())) {
+        IRBuilder<> B(MT->getNextNode());
+        emitShadowPointerCopy(layoutOf(*MT), MT->getLength(),
+                              Shadows.shadowOf(MT->getRawDest()),
+                              Shadows.shadowOf(MT->getRawSource()), B,
+                              /*MayOverlap=*/isa<MemMoveInst>(MT));
       }
 }
 
@@ -516,8 +519,8 @@ Function *synthesizeGradient(const GradientRequest &R, const Twine &Name) {
   for (Instruction &I : instructions(Primal)) {
     std::string WhyNot;
     std::optional<TransferLayout> L;
-    if (auto *MC = dyn_cast<MemCpyInst>(&I))
-      L = transferLayout(MC->getRawDest(), MC->getLength(), R.Types, WhyNot);
+    if (auto *MT = dyn_cast<MemTransferInst>(&I))
+      L = transferLayout(MT->getRawDest(), MT->getLength(), R.Types, WhyNot);
     else if (auto *Call = dyn_cast<CallBase>(&I); Call && isReallocation(*Call))
       L = transferLayout(Call, constantReallocCopySize(*Call), R.Types,
                          WhyNot, /*UntouchedIfUnknown=*/true);

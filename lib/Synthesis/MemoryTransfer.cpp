@@ -11,6 +11,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
 
 using namespace llvm;
 
@@ -117,15 +118,33 @@ std::optional<TransferLayout> transferLayout(const Value *Dst,
 
 void emitShadowPointerCopy(const TransferLayout &L, Value *Length,
                            Value *DstShadow, Value *SrcShadow,
-                           IRBuilderBase &B) {
+                           IRBuilderBase &B, bool MayOverlap) {
   for (const TransferLayout::PointerRun &Run : L.Pointers) {
     Value *Size = Run.Size < 0 ? Length : B.getInt64(uint64_t(Run.Size));
-    B.CreateMemCpy(
-        B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), DstShadow, Run.Offset),
-        MaybeAlign(),
-        B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), SrcShadow, Run.Offset),
-        MaybeAlign(), Size);
+    Value *Dst =
+        B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), DstShadow, Run.Offset);
+    Value *Src =
+        B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), SrcShadow, Run.Offset);
+    if (MayOverlap)
+      B.CreateMemMove(Dst, MaybeAlign(), Src, MaybeAlign(), Size);
+    else
+      B.CreateMemCpy(Dst, MaybeAlign(), Src, MaybeAlign(), Size);
   }
+}
+
+void emitReverseMove(const TransferLayout &L, Value *Length, Value *DstShadow,
+                     Value *SrcShadow, IRBuilderBase &B) {
+  if (!SrcShadow) // Nothing to hand back: only consume.
+    return emitReverseCopy(L, Length, DstShadow, nullptr, B);
+  Module *M = B.GetInsertBlock()->getModule();
+  Type *Ptr = DstShadow->getType(), *I64 = B.getInt64Ty();
+  Value *Bytes = B.CreateZExtOrTrunc(Length, I64);
+  Value *Saved = B.CreateCall(M->getOrInsertFunction("malloc", Ptr, I64),
+                              {Bytes}, "memmove.adjoints");
+  B.CreateMemCpy(Saved, MaybeAlign(), DstShadow, MaybeAlign(), Bytes);
+  emitReverseCopy(L, Length, DstShadow, nullptr, B);
+  emitReverseCopy(L, Length, Saved, SrcShadow, B);
+  B.CreateCall(M->getOrInsertFunction("free", B.getVoidTy(), Ptr), {Saved});
 }
 
 void emitReverseCopy(const TransferLayout &L, Value *Length,

@@ -56,15 +56,22 @@ std::optional<TransferLayout> transferLayout(const llvm::Value *Dst,
                                              bool UntouchedIfUnknown = false);
 
 /// Forward: copies the shadows of the pointer bytes that a copy of
-/// \p Length bytes moves.
+/// \p Length bytes moves (with memmove when the ranges \p MayOverlap).
 void emitShadowPointerCopy(const TransferLayout &L, llvm::Value *Length,
                            llvm::Value *DstShadow, llvm::Value *SrcShadow,
-                           llvm::IRBuilderBase &B);
+                           llvm::IRBuilderBase &B, bool MayOverlap = false);
 
 /// Reverse: hands the adjoints of the copied float bytes back to the source
 /// (when it has a shadow, \p SrcShadow non-null) and zeroes them at the
 /// destination. May add blocks (a loop); \p B ends at the block after them.
 void emitReverseCopy(const TransferLayout &L, llvm::Value *Length,
+                     llvm::Value *DstShadow, llvm::Value *SrcShadow,
+                     llvm::IRBuilderBase &B);
+
+/// Reverse of a copy whose ranges may overlap (memmove): as if through a
+/// temporary block, the destination's adjoints are saved, consumed at the
+/// destination, then added to the source.
+void emitReverseMove(const TransferLayout &L, llvm::Value *Length,
                      llvm::Value *DstShadow, llvm::Value *SrcShadow,
                      llvm::IRBuilderBase &B);
 
