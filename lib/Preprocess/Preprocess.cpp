@@ -8,6 +8,8 @@
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
@@ -112,6 +114,38 @@ void defineVectorLanes(Function &F) {
   }
 }
 
+/// posix_memalign returns its block through an out-parameter, which hides
+/// the block from the stages that give heap blocks shadows. Rewrite it into
+/// what it means: `*Slot = aligned_alloc(Align, Size)`, returning 0, or
+/// ENOMEM when no block came back. SROA then promotes the slot.
+void rewritePosixMemalign(Function &F) {
+  constexpr unsigned ENOMEMValue = 12; // Linux's ENOMEM.
+  for (Instruction &I : make_early_inc_range(instructions(F))) {
+    auto *Call = dyn_cast<CallInst>(&I);
+    Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    if (!Callee || !Callee->isDeclaration() ||
+        Callee->getName() != "posix_memalign" || Call->arg_size() != 3 ||
+        !Call->getType()->isIntegerTy())
+      continue;
+    IRBuilder<> B(Call);
+    Type *I64 = B.getInt64Ty(), *Ptr = Call->getArgOperand(0)->getType();
+    FunctionCallee AlignedAlloc = F.getParent()->getOrInsertFunction(
+        "aligned_alloc", Ptr, I64, I64);
+    // aligned_alloc wants a multiple of the alignment (a power of two).
+    Value *Align = B.CreateZExtOrTrunc(Call->getArgOperand(1), I64);
+    Value *Size = B.CreateZExtOrTrunc(Call->getArgOperand(2), I64);
+    Value *Mask = B.CreateSub(Align, B.getInt64(1));
+    Size = B.CreateAnd(B.CreateAdd(Size, Mask), B.CreateNot(Mask));
+    Value *Block = B.CreateCall(AlignedAlloc, {Align, Size});
+    B.CreateStore(Block, Call->getArgOperand(0));
+    Value *Failed = B.CreateIsNull(Block);
+    Call->replaceAllUsesWith(
+        B.CreateSelect(Failed, ConstantInt::get(Call->getType(), ENOMEMValue),
+                       ConstantInt::get(Call->getType(), 0)));
+    Call->eraseFromParent();
+  }
+}
+
 FunctionPassManager buildCanonicalizationPipeline() {
   FunctionPassManager FPM;
   FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
@@ -135,6 +169,7 @@ Function *cloneForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   Clone->removeFnAttr(Attribute::OptimizeNone);
   Clone->removeFnAttr(Attribute::NoInline);
   inlineDefinedCallees(*Clone, F);
+  rewritePosixMemalign(*Clone);
 
   FunctionPassManager FPM = buildCanonicalizationPipeline();
   FPM.run(*Clone, FAM);
