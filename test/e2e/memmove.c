@@ -4,7 +4,9 @@
 // location memmove overwrote ends at its adjoint of the value it held
 // after the move. ASan checks the temporary block is used and freed right.
 // RUN: %clang-adjoint -O0 %s -o %t0 -lm && %t0
+// RUN: %clang-adjoint -O1 %s -o %t1 -lm && %t1
 // RUN: %clang-adjoint -O2 %s -o %t2 -lm && %t2
+// RUN: %clang-adjoint -O3 %s -o %t3 -lm && %t3
 // RUN: %clang-adjoint -O1 -fsanitize=address %s -o %ta -lm && %ta
 #include "gradcheck.h"
 #include <string.h>
