@@ -99,12 +99,6 @@ const GlobalVariable *markerGlobal(Value *Arg) {
   return nullptr;
 }
 
-std::string typeName(const Type *T) {
-  std::string S;
-  raw_string_ostream OS(S);
-  T->print(OS);
-  return S;
-}
 
 ArgActivity defaultActivity(const Type *ParamTy) {
   if (isFloatAggregate(ParamTy))
@@ -220,13 +214,13 @@ bool CallParser::parseParameter(unsigned Index, AutodiffRequest &R) {
 
   if (Arg.Activity == ArgActivity::Out && !isFloatAggregate(ParamTy))
     return fail("enzyme_out on " + paramName(Index) + " of type " +
-                typeName(ParamTy) + ": only floating-point values passed by "
+                describeType(ParamTy) + ": only floating-point values passed by "
                 "value can be enzyme_out" +
                 (ParamTy->isPointerTy() ? "; use enzyme_dup with a shadow"
                                         : "; use enzyme_const"));
   if (hasShadow(Arg.Activity) && !ParamTy->isPointerTy())
     return fail(activityName(Arg.Activity) + " on " + paramName(Index) +
-                " of type " + typeName(ParamTy) + ": only pointers have "
+                " of type " + describeType(ParamTy) + ": only pointers have "
                 "shadows" +
                 (isFloatAggregate(ParamTy) ? "; use enzyme_out" : "; use "
                                                                   "enzyme_"
@@ -273,7 +267,7 @@ Value *CallParser::convert(Value *V, Type *To, unsigned ParamIndex,
   if (From->isPointerTy() && To->isPointerTy())
     return Builder.CreatePointerBitCastOrAddrSpaceCast(V, To);
   fail("the " + What + " passed for " + paramName(ParamIndex) + " has type " +
-       typeName(From) + " but the parameter has type " + typeName(To));
+       describeType(From) + " but the parameter has type " + describeType(To));
   return nullptr;
 }
 

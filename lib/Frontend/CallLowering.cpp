@@ -116,14 +116,6 @@ void eraseCall(CallBase &Call) {
   Call.eraseFromParent();
 }
 
-std::string typeName(const Type *T) {
-  if (const auto *ST = dyn_cast<StructType>(T); ST && ST->hasName())
-    return ST->getName().str(); // Not its whole body.
-  std::string S;
-  raw_string_ostream OS(S);
-  T->print(OS);
-  return S;
-}
 
 } // namespace
 
@@ -153,14 +145,14 @@ bool lowerAutodiffCall(const AutodiffRequest &R, Function &Gradient) {
   bool ResultUsed = ThroughSRet || !Call.use_empty();
   if (ResultUsed && !leavesConvertible(GradientLeaves, Expected)) {
     reportError(Call, "__enzyme_autodiff is declared to return " +
-                          typeName(Expected) + " but '" +
+                          describeType(Expected) + " but '" +
                           demangle(R.Fn->getName()) +
                           "' has " + Twine(GradientLeaves.size()) +
                           " enzyme_out gradient value(s)" +
                           (GradientLeaves.empty()
                                ? ""
                                : " of type " +
-                                     typeName(Gradient.getReturnType())) +
+                                     describeType(Gradient.getReturnType())) +
                           "; declare a return type with one floating-point "
                           "field per enzyme_out argument, in argument order");
     NewCall->eraseFromParent();

@@ -8,6 +8,7 @@
 
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
@@ -36,6 +37,15 @@ std::string describeLocation(const Instruction &I) {
     return S;
   }
   OS << "function '" << demangle(I.getFunction()->getName()) << "'";
+  return S;
+}
+
+std::string describeType(const Type *T) {
+  if (const auto *ST = dyn_cast<StructType>(T); ST && ST->hasName())
+    return ST->getName().str();
+  std::string S;
+  raw_string_ostream OS(S);
+  T->print(OS);
   return S;
 }
 

@@ -21,6 +21,7 @@
 namespace llvm {
 class Function;
 class Instruction;
+class Type;
 class Value;
 } // namespace llvm
 
@@ -34,6 +35,10 @@ void reportError(const llvm::Instruction &At, const llvm::Twine &Message);
 /// present, otherwise "function 'f'". For messages that mention a second
 /// location besides the one the diagnostic points at.
 std::string describeLocation(const llvm::Instruction &I);
+
+/// Names the type \p T for a message: `double`, `ptr`, `{ double, double }`,
+/// or a named struct's name (not its whole body).
+std::string describeType(const llvm::Type *T);
 
 /// Names \p V for a message without printing IR: the source-level name of a
 /// function or value when it has one, else its kind.
