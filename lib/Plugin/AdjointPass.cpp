@@ -54,21 +54,23 @@ Function *buildGradient(const AutodiffRequest &R,
                         FunctionAnalysisManager &FAM) {
   SmallVector<ArgActivity, 8> Activities = R.activities();
   Function *Primal = cloneForDifferentiation(*R.Fn, FAM);
-  // What the caller knows about the memory it passes (how it filled it)
-  // seeds what the clone's own accesses say. A fresh analyzer: the clone is
-  // consumed by synthesis, so no summary may outlive this request.
-  TypeAnalyzer Analyzer;
+  // What the caller did with the memory it passes (how it filled it)
+  // seeds what the clone's own accesses say. The caller's own calls are not
+  // followed: that is all the seeding needs, and keeps this cheap however
+  // large the caller's call graph is.
+  TypeAnalyzer CallerAnalyzer;
+  CallerAnalyzer.setFollowCalls(false);
   const FunctionTypeInfo &CallerTypes =
-      Analyzer.analyze(*R.Call->getFunction());
+      CallerAnalyzer.analyze(*R.Call->getFunction());
   SmallVector<TypeTree, 8> ArgTrees;
   for (const RequestArg &A : R.Args)
     ArgTrees.push_back(CallerTypes.getTree(A.Primal));
+  // A fresh analyzer for the clone: synthesis consumes the clone, so no
+  // summary may outlive this request.
+  TypeAnalyzer Analyzer;
   const FunctionTypeInfo *Types = &Analyzer.analyze(*Primal, ArgTrees);
   if (retypeFloatAccesses(*Primal, *Types)) {
     Analyzer.clear(); // Its summaries name values that are gone.
-    const FunctionTypeInfo &Caller = Analyzer.analyze(*R.Call->getFunction());
-    for (auto [Tree, A] : zip(ArgTrees, R.Args))
-      Tree = Caller.getTree(A.Primal);
     Types = &Analyzer.analyze(*Primal, ArgTrees);
   }
   LLVM_DEBUG(Types->print(dbgs()));

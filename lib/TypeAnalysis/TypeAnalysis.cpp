@@ -399,6 +399,7 @@ struct TypeAnalyzer::Impl {
   using Key = std::pair<const Function *, std::string>;
 
   std::map<Key, std::unique_ptr<Record>> Final, Provisional;
+  bool FollowCalls = true;
   DenseMap<const Function *, unsigned> Count;
   SmallVector<std::unique_ptr<Frame>, 8> Stack;
 
@@ -468,8 +469,9 @@ TypeAnalyzer::Impl::compute(const Function &F, const CallSummary &Pattern,
   Stack.push_back(std::make_unique<Frame>(Frame{&F, Pattern, {}, Depth}));
   Frame &Fr = *Stack.back();
 
-  auto Summarize = [this](const Function &Callee, const CallSummary &P) {
-    return summarize(Callee, P);
+  auto Summarize = [this](const Function &Callee,
+                           const CallSummary &P) -> const CallSummary * {
+    return FollowCalls ? summarize(Callee, P) : nullptr;
   };
   FunctionSolver Solver(F, Summarize);
   for (unsigned Round = 1;; ++Round) {
@@ -540,6 +542,11 @@ void TypeAnalyzer::clear() {
 
 unsigned TypeAnalyzer::getNumSummaries() const {
   return P->Final.size() + P->Provisional.size();
+}
+
+void TypeAnalyzer::setFollowCalls(bool Follow) {
+  P->FollowCalls = Follow;
+  clear(); // Summaries computed the other way would be reused wrongly.
 }
 
 bool TypeAnalyzer::invalidate(Module &, const PreservedAnalyses &PA,

@@ -212,6 +212,10 @@ public:
 
   /// Drops every summary.
   void clear();
+  /// With false, calls to defined functions teach nothing (as calls to
+  /// unknown declarations): a cheap, intraprocedural answer, e.g. for what a
+  /// caller did with memory before passing it on. True by default.
+  void setFollowCalls(bool Follow);
   /// How many summaries are cached (for tests).
   unsigned getNumSummaries() const;
 
