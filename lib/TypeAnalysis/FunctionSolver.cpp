@@ -168,14 +168,24 @@ Affine affineImpl(const Value *V, unsigned Depth) {
 
 /// The constant part and period of a GEP's byte offset. False for vector
 /// GEPs and scalable types, whose offsets this analysis does not follow.
+/// Sets \p Elements (and \p Const to element 0's offset) when the only
+/// run-time index of an inbounds GEP selects an element of a fixed-size
+/// array, which it cannot leave: `s.c[i]` is one of c's elements, not any
+/// multiple of the element size.
 bool gepOffset(const GEPOperator &GEP, const DataLayout &DL, int64_t &Const,
-               int64_t &Stride) {
+               int64_t &Stride, int64_t *ElementsOut = nullptr) {
   Const = 0;
   Stride = 0;
+  int64_t Elements = 0;
   if (GEP.getType()->isVectorTy())
     return false;
+  unsigned VariableIndices = 0;
+  int64_t VariableConst = 0;
+  // The aggregate the current index selects in; none for the first index,
+  // which steps over whole objects.
+  Type *Aggregate = nullptr;
   for (gep_type_iterator GTI = gep_type_begin(GEP), E = gep_type_end(GEP);
-       GTI != E; ++GTI) {
+       GTI != E; Aggregate = GTI.getIndexedType(), ++GTI) {
     const Value *Idx = GTI.getOperand();
     if (StructType *ST = GTI.getStructTypeOrNull()) {
       unsigned Field = cast<ConstantInt>(Idx)->getZExtValue();
@@ -188,7 +198,22 @@ bool gepOffset(const GEPOperator &GEP, const DataLayout &DL, int64_t &Const,
     Affine A = scale(affineForm(Idx), int64_t(Size.getFixedValue()));
     Const += A.first;
     Stride = std::gcd(Stride, A.second);
+    if (A.second != 0) {
+      ++VariableIndices;
+      VariableConst = A.first;
+      auto *AT = dyn_cast_or_null<ArrayType>(Aggregate);
+      Elements = AT && GEP.isInBounds() &&
+                         A.second == int64_t(Size.getFixedValue())
+                     ? int64_t(AT->getNumElements())
+                     : 0;
+    }
   }
+  if (VariableIndices != 1 || Elements > TypeTree::MaxExpandedPeriods)
+    Elements = 0;
+  if (Elements)
+    Const -= VariableConst;
+  if (ElementsOut)
+    *ElementsOut = Elements;
   return true;
 }
 
@@ -321,14 +346,15 @@ FunctionSolver::FunctionSolver(const Function &F, SummarizeFn Summarize)
   findInductions();
   for (const Instruction &I : instructions(F)) {
     const auto *GEP = dyn_cast<GetElementPtrInst>(&I);
-    int64_t Const, Stride;
-    if (!GEP || !gepOffset(cast<GEPOperator>(*GEP), DL, Const, Stride))
+    int64_t Const, Stride, Elements;
+    if (!GEP ||
+        !gepOffset(cast<GEPOperator>(*GEP), DL, Const, Stride, &Elements))
       continue;
     // A constant step of a pointer induction variable moves by an unknown
     // multiple of the step: p, p+8, p+16, ... is an array.
     if (Stride == 0 && Const != 0 && InductionGEPs.contains(GEP))
       Stride = Const < 0 ? -Const : Const;
-    GEPOffsets[GEP] = {Const, Stride};
+    GEPOffsets[GEP] = {Const, Stride, Elements};
   }
 }
 
@@ -771,9 +797,24 @@ void FunctionSolver::visitGEP(const GetElementPtrInst &GEP) {
   auto Known = GEPOffsets.find(&GEP);
   if (Known == GEPOffsets.end())
     return;
-  auto [Const, Stride] = Known->second;
+  auto [Const, Stride, Elements] = Known->second;
   const Value *Base = GEP.getPointerOperand();
   TypeTree FromBase = get(Base), FromResult = get(&GEP);
+  if (Elements) {
+    // One of a few array elements: each offset exactly. What the result
+    // says of its own element holds for every element; what it says beyond
+    // the element came from the base (mapping it back for every element
+    // would feed on itself).
+    TypeTree Result, BaseFromResult;
+    TypeTree Element = FromResult.shift(0, Stride);
+    for (int64_t K = 0; K != Elements; ++K) {
+      Result.merge(FromBase.shift(Const + K * Stride));
+      BaseFromResult.merge(Element.shift(-(Const + K * Stride)));
+    }
+    update(&GEP, Result);
+    update(Base, BaseFromResult);
+    return;
+  }
   if (Stride) {
     FromBase = FromBase.repeat(Stride);
     FromResult = FromResult.repeat(Stride);

@@ -122,9 +122,14 @@ private:
                  llvm::SmallVector<const llvm::Instruction *, 4>>
       GlobalUsers;
   llvm::SmallPtrSet<const llvm::Instruction *, 4> InductionGEPs;
-  /// The constant part and period of each GEP's offset, computed once.
-  llvm::DenseMap<const llvm::Instruction *, std::pair<int64_t, int64_t>>
-      GEPOffsets;
+  /// Each GEP's offset, computed once: Const + k * Stride. Elements > 0
+  /// bounds k to the elements of the array the one run-time index selects
+  /// in (an inbounds GEP stays in it), with Const then the offset of
+  /// element 0: the offsets can be listed exactly instead of as a pattern.
+  struct GEPOffset {
+    int64_t Const, Stride, Elements;
+  };
+  llvm::DenseMap<const llvm::Instruction *, GEPOffset> GEPOffsets;
 
   /// The worklist runs in sweeps over the instructions in reverse post-
   /// order: an instruction that a change puts back is visited later in the
