@@ -19,7 +19,8 @@
 //   - known library functions (malloc, realloc, memcpy, frexp, sincos...);
 // and flow through loads and stores (memory has one type for its whole
 // life: flow-insensitive), GEPs (constant offsets shift, variable indices
-// repeat with the element stride), casts, phis and selects, memcpy/memmove
+// repeat with the element stride, or select one of the few elements of a
+// fixed-size array they index into), casts, phis and selects, memcpy/memmove
 // (both sides get each other's bytes), insertvalue/extractvalue, and calls
 // to defined functions: the callee is analyzed with the trees of the call's
 // arguments, one summary per (function, argument trees), cached, and
