@@ -74,8 +74,16 @@ void ActivityInfo::propagateVaried(ArrayRef<ArgActivity> Args) {
           markMemoryVaried(MT->getRawDest(), MarkVaried);
         continue;
       }
-      if (const auto *I = dyn_cast<Instruction>(U))
+      if (const auto *I = dyn_cast<Instruction>(U)) {
+        // A pointer that may point to varied memory or elsewhere: the other
+        // memory is read and written through it too, so it needs a shadow.
+        if ((isa<PHINode>(I) || isa<SelectInst>(I)) &&
+            I->getType()->isPointerTy())
+          for (const Value *Op : I->operands())
+            if (Op != V && Op->getType()->isPointerTy())
+              markMemoryVaried(Op, MarkVaried);
         MarkVaried(I);
+      }
     }
   }
 }

@@ -15,6 +15,7 @@
 #include "MemoryTransfer.h"
 
 #include "adjoint/Synthesis/GradientSynthesis.h"
+#include "adjoint/TypeAnalysis/TypeAnalysis.h"
 
 #include "adjoint/Activity/ActivityAnalysis.h"
 #include "adjoint/Rules/DerivativeRules.h"
@@ -253,9 +254,11 @@ void DifferentiabilityChecker::checkStore(const StoreInst &SI) {
                         "write it through an enzyme_dup pointer instead");
   }
   // Bytes copied through an integer may be the bits of a float that
-  // carries a derivative; without knowing, the copy would drop it.
+  // carries a derivative; unless the type analysis knows they are integers
+  // (an int field), the copy would drop it.
   if (Activity.isVaried(SI.getPointerOperand()) &&
-      carriesVariedFloatBits(SI.getValueOperand()))
+      carriesVariedFloatBits(SI.getValueOperand()) &&
+      !Types.queryAccess(SI).isNonFloat())
     fail(SI, "memory that may hold derivatives is copied through integer "
              "loads and stores; this cannot be differentiated yet");
 }
