@@ -48,25 +48,38 @@ bool isReallocation(const CallBase &Call) {
   return calleeName(Call) == "realloc";
 }
 
-Value *resizedBlockSize(const CallBase &Realloc, IRBuilderBase &B) {
+bool findResizedBlock(const CallBase &Realloc, const CallBase *&Alloc) {
   const Value *Old = getUnderlyingObject(Realloc.getArgOperand(0));
+  Alloc = dyn_cast<CallBase>(Old);
   if (isa<ConstantPointerNull>(Old))
-    return B.getInt64(0);
-  const auto *Alloc = dyn_cast<CallBase>(Old);
-  if (!Alloc || (!isAllocation(*Alloc) && !isReallocation(*Alloc)))
+    return true;
+  return Alloc && (isAllocation(*Alloc) || isReallocation(*Alloc));
+}
+
+Value *resizedBlockSize(const CallBase &Realloc, IRBuilderBase &B) {
+  const CallBase *Alloc;
+  if (!findResizedBlock(Realloc, Alloc))
     return nullptr;
+  if (!Alloc)
+    return B.getInt64(0);
   return B.CreateZExtOrTrunc(allocationSize(*Alloc, B), B.getInt64Ty());
 }
 
 Constant *constantReallocCopySize(const CallBase &Realloc) {
-  IRBuilder<> Folder(Realloc.getContext()); // Folds constants, emits nothing.
-  const Value *Old = getUnderlyingObject(Realloc.getArgOperand(0));
-  Value *OldSize = isa<ConstantPointerNull>(Old)
-                       ? Folder.getInt64(0)
-                       : (isa<CallBase>(Old) ? allocationSize(
-                                                   *cast<CallBase>(Old), Folder)
-                                             : nullptr);
-  auto *OldBytes = dyn_cast_or_null<ConstantInt>(OldSize);
+  // With no insertion point the builder only folds constants; a size known
+  // only at run time would need an instruction, so ask only for constants.
+  const CallBase *Alloc;
+  if (!findResizedBlock(Realloc, Alloc))
+    return nullptr;
+  IRBuilder<> Folder(Realloc.getContext());
+  bool ConstantSize =
+      !Alloc || all_of(Alloc->args(), [&](const Use &A) {
+        return isa<Constant>(A.get()) || A->getType()->isPointerTy();
+      });
+  auto *OldBytes = dyn_cast_or_null<ConstantInt>(
+      !ConstantSize ? nullptr
+      : Alloc       ? allocationSize(*Alloc, Folder)
+                    : Folder.getInt64(0));
   auto *NewBytes = dyn_cast<ConstantInt>(Realloc.getArgOperand(1));
   if (!OldBytes || !NewBytes)
     return nullptr;

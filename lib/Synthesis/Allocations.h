@@ -31,6 +31,12 @@ bool isDeallocation(const llvm::CallBase &Call);
 /// Is \p Call realloc?
 bool isReallocation(const llvm::CallBase &Call);
 
+/// The block \p Realloc resizes, when the function allocated it (or resized
+/// it) itself: sets \p Alloc to that call, or to null for a null pointer.
+/// False when the block comes from elsewhere, whose size is unknown.
+bool findResizedBlock(const llvm::CallBase &Realloc,
+                      const llvm::CallBase *&Alloc);
+
 /// The size of the block that \p Realloc resizes, emitted at \p B: 0 for a
 /// null block, the size asked for when the block was allocated (or last
 /// resized) in the function. Null when the block comes from elsewhere.

@@ -189,12 +189,8 @@ void DifferentiabilityChecker::checkMemTransfer(const MemTransferInst &MT) {
 /// realloc copies the old block into the new one: its shadow needs the old
 /// block's size and the layout of what it copies.
 void DifferentiabilityChecker::checkRealloc(const CallBase &Realloc) {
-  const Value *Old = getUnderlyingObject(Realloc.getArgOperand(0));
-  bool KnownSize =
-      isa<ConstantPointerNull>(Old) ||
-      (isa<CallBase>(Old) && (isAllocation(*cast<CallBase>(Old)) ||
-                              isReallocation(*cast<CallBase>(Old))));
-  if (!KnownSize)
+  const CallBase *Alloc;
+  if (!findResizedBlock(Realloc, Alloc))
     return fail(Realloc, "realloc of a block that was not allocated in the "
                          "differentiated function is not supported yet");
   std::string WhyNot;

@@ -88,7 +88,7 @@ public:
                      SmallPtrSet<const Argument *, 8> ActiveArgs,
                      const DenseMap<const Argument *, Value *> &ArgShadows,
                      const CopyLayouts &Layouts)
-      : R(R), Grad(Grad), Activity(R.Activity),
+      : Grad(Grad), Activity(R.Activity),
         EntryBuilder(Grad.getContext()), ActiveArgs(std::move(ActiveArgs)),
         OutArgs(OutArgs), Layouts(Layouts),
         Shadows([this](const Value *V) { return isActive(V); }, ArgShadows) {}
@@ -104,7 +104,8 @@ private:
   void reverseStore(StoreInst &SI, IRBuilder<> &B);
   void reverseMemSet(MemSetInst &MS, IRBuilder<> &B);
   void mirrorPointerCopies();
-  void reverseRealloc(CallBase &Realloc, IRBuilder<> &B);
+  void reverseAllocation(CallBase &Alloc, IRBuilder<> &B);
+  void reverseReallocCopy(CallBase &Realloc, Value *Shadow, IRBuilder<> &B);
   void reverseBlockExit(BasicBlock &Forward, IRBuilder<> &B);
   void emitGradientReturn(IRBuilder<> &B);
 
@@ -133,7 +134,6 @@ private:
     return Activity.isActive(V);
   }
 
-  [[maybe_unused]] const GradientRequest &R;
   Function &Grad;
   const ActivityInfo &Activity;
   IRBuilder<> EntryBuilder; ///< Creates slots at the top of the entry block.
@@ -231,16 +231,9 @@ void ReverseModeBuilder::reverseBlock(BasicBlock &Forward) {
       continue;
     }
     if (auto *Call = dyn_cast<CallBase>(&I);
-        Call && isActive(Call) && isReallocation(*Call)) {
-      reverseRealloc(*Call, B);
-      continue;
-    }
-    if (auto *Call = dyn_cast<CallBase>(&I); Call && isActive(Call) &&
-                                              isAllocation(*Call)) {
-      // The reverse is done with the shadow block once it gets back to the
-      // allocation; free it as the function frees the primal block.
-      if (CallBase *Dealloc = findDeallocation(*Call))
-        freeShadow(*Dealloc, Shadows.shadowOf(Call), B);
+        Call && isActive(Call) &&
+        (isAllocation(*Call) || isReallocation(*Call))) {
+      reverseAllocation(*Call, B);
       continue;
     }
     if (isa<PHINode>(I) || I.isTerminator() || !isActive(&I) ||
@@ -325,13 +318,22 @@ void ReverseModeBuilder::mirrorPointerCopies() {
       }
 }
 
-/// realloc copied the old block's first bytes into the new one: their
-/// adjoints go back to the old block's shadow. Then the new shadow block is
-/// freed if the function frees (or resizes again) the new block.
-void ReverseModeBuilder::reverseRealloc(CallBase &Realloc, IRBuilder<> &B) {
-  B.SetCurrentDebugLocation(Realloc.getDebugLoc());
+/// The reverse is done with a shadow block once it gets back to the call
+/// that allocated it: free it as the function frees (or resizes) the primal
+/// block. realloc first hands the adjoints of the bytes it copied back to
+/// the old block's shadow.
+void ReverseModeBuilder::reverseAllocation(CallBase &Alloc, IRBuilder<> &B) {
+  B.SetCurrentDebugLocation(Alloc.getDebugLoc());
+  Value *Shadow = Shadows.shadowOf(&Alloc);
+  if (isReallocation(Alloc))
+    reverseReallocCopy(Alloc, Shadow, B);
+  if (CallBase *Dealloc = findDeallocation(Alloc))
+    freeShadow(*Dealloc, Shadow, B);
+}
+
+void ReverseModeBuilder::reverseReallocCopy(CallBase &Realloc, Value *Shadow,
+                                            IRBuilder<> &B) {
   Value *Old = Realloc.getArgOperand(0);
-  Value *Shadow = Shadows.shadowOf(&Realloc);
   if (!isa<ConstantPointerNull>(Old) && isActive(Old)) {
     Value *NewSize =
         B.CreateZExtOrTrunc(Realloc.getArgOperand(1), B.getInt64Ty());
@@ -340,8 +342,6 @@ void ReverseModeBuilder::reverseRealloc(CallBase &Realloc, IRBuilder<> &B) {
     emitReverseCopy(layoutOf(Realloc), Copied, Shadow, Shadows.shadowOf(Old),
                     B);
   }
-  if (CallBase *Dealloc = findDeallocation(Realloc))
-    freeShadow(*Dealloc, Shadow, B);
 }
 
 /// memset overwrites its bytes like a store of constants: their shadow is
