@@ -8,11 +8,13 @@
 
 #include "adjoint/Activity/ActivityAnalysis.h"
 #include "adjoint/Frontend/AutodiffRequest.h"
+#include "adjoint/Planning/CachePlan.h"
 #include "adjoint/Preprocess/Preprocess.h"
 #include "adjoint/Support/Diagnostics.h"
 #include "adjoint/Synthesis/GradientSynthesis.h"
 #include "adjoint/TypeAnalysis/TypeAnalysis.h"
 
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
@@ -22,6 +24,7 @@
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/ADCE.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include <map>
 
 #define DEBUG_TYPE "adjoint"
@@ -50,8 +53,8 @@ struct KeyLess {
 };
 
 /// Runs the stages for one request.
-Function *buildGradient(const AutodiffRequest &R,
-                        FunctionAnalysisManager &FAM) {
+Function *buildGradient(const AutodiffRequest &R, FunctionAnalysisManager &FAM,
+                        raw_ostream *PlanOut) {
   SmallVector<ArgActivity, 8> Activities = R.activities();
   Function *Primal = cloneForDifferentiation(*R.Fn, FAM);
   // What the caller did with the memory it passes (how it filled it)
@@ -76,8 +79,13 @@ Function *buildGradient(const AutodiffRequest &R,
   LLVM_DEBUG(Types->print(dbgs()));
   ActivityInfo Activity(*Primal, Activities);
   LLVM_DEBUG(Activity.print(dbgs()));
-  GradientRequest GR{*Primal, Activities, Activity, *Types, R.Fn->getName(),
-                     *R.Call};
+  auto Reloadable =
+      findReloadableLoads(*Primal, FAM.getResult<AAManager>(*Primal));
+  // Synthesis consumes the clone: nothing cached about it may survive.
+  FAM.clear(*Primal, Primal->getName());
+  GradientRequest GR{*Primal,          Activities, Activity,
+                     *Types,           R.Fn->getName(), *R.Call,
+                     Reloadable,       PlanOut};
   return synthesizeGradient(GR, R.Fn->getName() + ".adjoint.grad");
 }
 
@@ -182,7 +190,7 @@ PreservedAnalyses AdjointPass::run(Module &M, ModuleAnalysisManager &MAM) {
     auto [It, Inserted] =
         Gradients.try_emplace({R->Fn, R->activities()}, nullptr);
     if (Inserted) {
-      It->second = buildGradient(*R, FAM);
+      It->second = buildGradient(*R, FAM, PlanOut);
       if (It->second)
         Generated.push_back(It->second);
     }
@@ -209,6 +217,24 @@ PreservedAnalyses AdjointPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (PrintAfter)
     M.print(errs(), nullptr);
   return PreservedAnalyses::none();
+}
+
+PreservedAnalyses CachePlanPrinterPass::run(Module &M,
+                                            ModuleAnalysisManager &) {
+  // A printer must not change the module: plan (and synthesize) on a copy.
+  std::unique_ptr<Module> Copy = CloneModule(M);
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  AdjointPass(nullptr, OptimizationLevel::O0, &OS).run(*Copy, MAM);
+  return PreservedAnalyses::all();
 }
 
 PreservedAnalyses ProtectCustomDerivativesPass::run(Module &M,

@@ -12,6 +12,7 @@
 
 #include "adjoint/Activity/ActivityAnalysis.h"
 #include "adjoint/Plugin/AdjointPass.h"
+#include "adjoint/Preprocess/Preprocess.h"
 #include "adjoint/TypeAnalysis/TypeAnalysis.h"
 
 #include "llvm/Passes/PassBuilder.h"
@@ -50,6 +51,10 @@ void registerAdjoint(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, FunctionPassManager &FPM,
          ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "adjoint-canonicalize-loops") {
+          FPM.addPass(adjoint::LoopCanonicalFormPass());
+          return true;
+        }
         if (Name != "print<adjoint-activity>")
           return false;
         FPM.addPass(adjoint::ActivityPrinterPass(outs()));
@@ -59,6 +64,10 @@ void registerAdjoint(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "print<adjoint-plan>") {
+          MPM.addPass(adjoint::CachePlanPrinterPass(outs()));
+          return true;
+        }
         if (Name != "print<adjoint-types>")
           return false;
         MPM.addPass(adjoint::TypeAnalysisPrinterPass(outs()));

@@ -175,6 +175,8 @@ Function *cloneForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   FPM.run(*Clone, FAM);
   FAM.clear(*Clone, Clone->getName());
   defineVectorLanes(*Clone);
+  canonicalizeLoops(*Clone, FAM);
+  FAM.clear(*Clone, Clone->getName());
   return Clone;
 }
 

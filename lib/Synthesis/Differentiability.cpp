@@ -22,6 +22,10 @@
 #include "adjoint/Support/Diagnostics.h"
 #include "adjoint/Support/TypeUtils.h"
 
+#include "adjoint/Preprocess/Preprocess.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
@@ -89,14 +93,34 @@ private:
                     "write results through a pointer)");
   }
 
+  /// The reverse of a loop needs the canonical form Preprocess gives it
+  /// (LoopCanonicalForm.cpp); cycles that are not natural loops (a goto into
+  /// a loop's body) and loops entered through indirectbr have none.
   void checkLoops() {
     DominatorTree DT(const_cast<Function &>(F));
     LoopInfo LI(DT);
-    // One error is enough: the optimizer may have split one source loop
-    // into several (vector body and remainder) at the same line.
-    if (!LI.empty())
-      fail(*LI.getTopLevelLoops().front()->getHeader()->getFirstNonPHIOrDbg(),
-           "loops are not supported yet; this loop cannot be differentiated");
+    ReversePostOrderTraversal<const Function *> RPOT(&F);
+    if (containsIrreducibleCFG<const BasicBlock *>(RPOT, LI)) {
+      // Report at the target of a retreating edge that is not a back edge.
+      const Instruction *At = F.getEntryBlock().getTerminator();
+      DenseMap<const BasicBlock *, unsigned> Order;
+      for (const BasicBlock *BB : RPOT)
+        Order[BB] = Order.size();
+      for (const BasicBlock *BB : RPOT)
+        for (const BasicBlock *Succ : successors(BB))
+          if (Order.lookup(Succ) <= Order.lookup(BB) &&
+              !DT.dominates(Succ, BB))
+            At = Succ->getFirstNonPHIOrDbg();
+      return fail(*At, "the function contains a cycle that is not a loop (a "
+                       "jump into the middle of a loop, e.g. a goto); "
+                       "restructure it so that every loop is entered at its "
+                       "top");
+    }
+    for (const Loop *L : LI.getLoopsInPreorder())
+      if (!L->isLoopSimplifyForm() || !getCanonicalIV(*L))
+        return fail(*L->getHeader()->getFirstNonPHIOrDbg(),
+                    "this loop has no single entry and latch (is it entered "
+                    "through a computed goto?); it cannot be differentiated");
   }
 
   void checkInstruction(const Instruction &I);

@@ -15,11 +15,18 @@
 //                    along that edge; the reverse of the entry block returns
 //                    the gradients
 //
+// A loop's reverse runs its iterations backwards (ReverseLoops.h): the
+// reverse of the header steps back to the latch, or leaves for the
+// preheader after the first iteration; the reverse of an exit edge enters
+// the loop at the iteration the forward pass left it in.
+//
 // Adjoints live in stack slots, one per active value, so that contributions
-// from several uses and several paths simply accumulate. Reverse code uses
-// primal values directly; where such a use is not dominated by its
-// definition, the value is routed through a stack slot too. PromoteMemToReg
-// finally turns all slots back into SSA registers.
+// from several uses and several paths simply accumulate. Reverse code is
+// written with primal values as operands; then the values of loops are
+// recomputed or read from caches (PrimalValues.h), and where a use of a
+// value outside loops is not dominated by its definition, the value is
+// routed through a stack slot. PromoteMemToReg finally turns all slots back
+// into SSA registers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,13 +35,21 @@
 #include "ShadowMemory.h"
 #include "MemoryTransfer.h"
 #include "Allocations.h"
+#include "PrimalValues.h"
+#include "ReverseLoops.h"
 
 #include "adjoint/Activity/ActivityAnalysis.h"
+#include "adjoint/Planning/CachePlan.h"
 #include "adjoint/Rules/DerivativeRules.h"
 #include "adjoint/Support/Diagnostics.h"
 #include "adjoint/Support/TypeUtils.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/CFG.h"
@@ -42,6 +57,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/Debug.h"
@@ -88,12 +104,14 @@ public:
                      SmallPtrSet<const Argument *, 8> ActiveArgs,
                      const DenseMap<const Argument *, Value *> &ArgShadows,
                      const CopyLayouts &Layouts)
-      : Grad(Grad), Activity(R.Activity),
+      : R(R), Grad(Grad), Activity(R.Activity),
         EntryBuilder(Grad.getContext()), ActiveArgs(std::move(ActiveArgs)),
         OutArgs(OutArgs), Layouts(Layouts),
         Shadows([this](const Value *V) { return isActive(V); }, ArgShadows) {}
 
-  void build();
+  /// Returns false if the primal values the reverse needs could not be
+  /// provided (an internal error).
+  bool build();
 
 private:
   // The reverse pass.
@@ -107,6 +125,17 @@ private:
   void reverseAllocation(CallBase &Alloc, IRBuilder<> &B);
   void reverseReallocCopy(CallBase &Realloc, Value *Shadow, IRBuilder<> &B);
   void reverseBlockExit(BasicBlock &Forward, IRBuilder<> &B);
+  void reverseLoopHeaderExit(BasicBlock &Header, const Loop &L,
+                             ArrayRef<std::pair<PHINode *, Value *>> PhiAdjoints,
+                             IRBuilder<> &B);
+  void emitReverseEdge(BasicBlock &Forward, BasicBlock &Pred,
+                       ArrayRef<std::pair<PHINode *, Value *>> PhiAdjoints,
+                       IRBuilder<> &B);
+  BasicBlock *reverseEdgeTarget(
+      BasicBlock &Forward, BasicBlock &Pred,
+      ArrayRef<std::pair<PHINode *, Value *>> PhiAdjoints, bool Always,
+      const DebugLoc &DL);
+  bool isLoopExit(BasicBlock &Exiting, BasicBlock &Exit) const;
   void emitGradientReturn(IRBuilder<> &B);
 
   // Adjoint slots.
@@ -114,7 +143,11 @@ private:
   void addToAdjoint(Value *V, Value *Contribution, IRBuilder<> &B);
   Value *takeAdjoint(Value *V, IRBuilder<> &B);
 
+  // Loops.
+  void findTripCounts();
+
   // Finishing.
+  bool providePrimalValues();
   void repairDominance();
   void promoteSlots();
 
@@ -134,6 +167,7 @@ private:
     return Activity.isActive(V);
   }
 
+  const GradientRequest &R;
   Function &Grad;
   const ActivityInfo &Activity;
   IRBuilder<> EntryBuilder; ///< Creates slots at the top of the entry block.
@@ -142,6 +176,13 @@ private:
   const CopyLayouts &Layouts;
   SmallVector<BasicBlock *, 16> ForwardBlocks;
   DenseMap<BasicBlock *, BasicBlock *> ReverseOf;
+  /// The forward block each reverse block belongs to the reverse of.
+  DenseMap<BasicBlock *, BasicBlock *> Mirrors;
+  DominatorTree DT;
+  LoopInfo LI;
+  std::optional<ReverseLoops> Loops;
+  /// Trip counts of top-level loops, computed in their preheaders.
+  DenseMap<const Loop *, Value *> TripCounts;
   MapVector<Value *, AllocaInst *> Slots;
   ShadowMemory Shadows;
 };
@@ -175,28 +216,68 @@ Value *ReverseModeBuilder::takeAdjoint(Value *V, IRBuilder<> &B) {
   return Adjoint;
 }
 
-void ReverseModeBuilder::build() {
+bool ReverseModeBuilder::build() {
   for (BasicBlock &BB : Grad)
     ForwardBlocks.push_back(&BB);
+  DT.recalculate(Grad);
+  LI.analyze(DT);
+  findTripCounts();
   Shadows.build(Grad);
   mirrorPointerCopies();
   EntryBuilder.SetInsertPoint(&Grad.getEntryBlock(),
                               Grad.getEntryBlock().begin());
-  for (BasicBlock *BB : ForwardBlocks)
+  Loops.emplace(LI, EntryBuilder);
+  for (BasicBlock *BB : ForwardBlocks) {
     ReverseOf[BB] = BasicBlock::Create(Grad.getContext(),
                                        "reverse." + BB->getName(), &Grad);
+    Mirrors[ReverseOf[BB]] = BB;
+  }
 
   for (BasicBlock *BB : ForwardBlocks)
     if (auto *Ret = dyn_cast<ReturnInst>(BB->getTerminator()))
       seedReturn(*Ret, *ReverseOf[BB]);
   // Reverse the blocks last to first, so that slots of values defined late
-  // are created (in the entry block) after those defined early.
-  for (BasicBlock *BB : reverse(ForwardBlocks))
+  // are created (in the entry block) after those defined early. Blocks that
+  // reversing a block adds (edges, copy loops) belong to its reverse.
+  for (BasicBlock *BB : reverse(ForwardBlocks)) {
+    BasicBlock *Last = &Grad.back();
     reverseBlock(*BB);
+    for (BasicBlock *New = Last->getNextNode(); New; New = New->getNextNode())
+      Mirrors[New] = BB;
+  }
 
   removeUnreachableBlocks(Grad);
+  if (!providePrimalValues())
+    return false;
   repairDominance();
   promoteSlots();
+  return true;
+}
+
+/// Loops whose trip count is known when they are entered get their caches
+/// in one allocation. Only top-level loops: they run at most once per call.
+void ReverseModeBuilder::findTripCounts() {
+  if (LI.empty())
+    return;
+  Module &M = *Grad.getParent();
+  TargetLibraryInfoImpl TLII(Triple(M.getTargetTriple()));
+  TargetLibraryInfo TLI(TLII, &Grad);
+  AssumptionCache AC(Grad);
+  ScalarEvolution SE(Grad, TLI, AC, DT, LI);
+  SCEVExpander Expander(SE, M.getDataLayout(), "trip.count");
+  Type *I64 = Type::getInt64Ty(Grad.getContext());
+  for (Loop *L : LI) {
+    // An upper bound is enough, and exists for loops that exit early.
+    const SCEV *Backedges = SE.getSymbolicMaxBackedgeTakenCount(L);
+    Instruction *At = L->getLoopPreheader()->getTerminator();
+    if (isa<SCEVCouldNotCompute>(Backedges) ||
+        !Expander.isSafeToExpandAt(Backedges, At))
+      continue;
+    const SCEV *Trips = SE.getAddExpr(SE.getNoopOrZeroExtend(Backedges, I64),
+                                      SE.getOne(I64));
+    TripCounts[L] = Expander.expandCodeFor(Trips, I64, At);
+  }
+  Expander.clear();
 }
 
 void ReverseModeBuilder::seedReturn(ReturnInst &Ret, BasicBlock &Reverse) {
@@ -204,6 +285,7 @@ void ReverseModeBuilder::seedReturn(ReturnInst &Ret, BasicBlock &Reverse) {
   Value *RV = Ret.getReturnValue();
   if (RV && isActive(RV) && RV->getType()->isFPOrFPVectorTy())
     addToAdjoint(RV, ConstantFP::get(RV->getType(), 1.0), B);
+  Loops->emitReverseStart(B);
   B.CreateBr(&Reverse);
   Ret.eraseFromParent();
 }
@@ -363,53 +445,101 @@ void ReverseModeBuilder::reverseBlockExit(BasicBlock &Forward,
     if (isActive(&Phi))
       PhiAdjoints.push_back({&Phi, takeAdjoint(&Phi, B)});
 
+  if (const Loop *L = Loops->loopWithHeader(&Forward))
+    return reverseLoopHeaderExit(Forward, *L, PhiAdjoints, B);
   SmallSetVector<BasicBlock *, 4> Preds(pred_begin(&Forward),
                                         pred_end(&Forward));
   if (Preds.empty())
     return emitGradientReturn(B);
-
-  auto PassPhiAdjoints = [&](BasicBlock *Pred, IRBuilder<> &EdgeB) {
-    for (auto &[Phi, Adjoint] : PhiAdjoints) {
-      Value *Incoming = Phi->getIncomingValueForBlock(Pred);
-      if (isActive(Incoming))
-        addToAdjoint(Incoming, Adjoint, EdgeB);
-    }
-  };
   if (Preds.size() == 1) {
-    PassPhiAdjoints(Preds.front(), B);
+    emitReverseEdge(Forward, *Preds.front(), PhiAdjoints, B);
     B.CreateBr(ReverseOf[Preds.front()]);
     return;
   }
 
   // Several ways in: the forward block records which one it took.
   IRBuilder<> FB(&Forward, Forward.begin());
-  PHINode *CameFrom = FB.CreatePHI(FB.getInt32Ty(), pred_size(&Forward),
+  Type *CaseTy = Preds.size() <= 256 ? FB.getInt8Ty() : FB.getInt32Ty();
+  PHINode *CameFrom = FB.CreatePHI(CaseTy, pred_size(&Forward),
                                    Forward.getName() + ".came_from");
   for (BasicBlock *P : predecessors(&Forward))
-    CameFrom->addIncoming(FB.getInt32(Preds.getArrayRef().end() -
-                                      find(Preds.getArrayRef(), P) - 1),
-                          P);
+    CameFrom->addIncoming(
+        ConstantInt::get(CaseTy, Preds.getArrayRef().end() -
+                                     find(Preds.getArrayRef(), P) - 1),
+        P);
   // Case I leads to the reverse of predecessor number size-1-I; case 0 (the
   // last predecessor) is the default.
-  auto EdgeTarget = [&](BasicBlock *P) {
-    bool NeedsEdge = any_of(PhiAdjoints, [&](const auto &PA) {
-      return isActive(PA.first->getIncomingValueForBlock(P));
-    });
-    if (!NeedsEdge)
-      return ReverseOf[P];
-    BasicBlock *Edge = BasicBlock::Create(
-        Grad.getContext(),
-        "reverse." + Forward.getName() + ".from." + P->getName(), &Grad);
-    IRBuilder<> EdgeB(Edge);
-    EdgeB.SetCurrentDebugLocation(B.getCurrentDebugLocation());
-    PassPhiAdjoints(P, EdgeB);
-    EdgeB.CreateBr(ReverseOf[P]);
-    return Edge;
-  };
-  SwitchInst *Switch =
-      B.CreateSwitch(CameFrom, EdgeTarget(Preds.back()), Preds.size() - 1);
+  const DebugLoc &DL = B.getCurrentDebugLocation();
+  SwitchInst *Switch = B.CreateSwitch(
+      CameFrom,
+      reverseEdgeTarget(Forward, *Preds.back(), PhiAdjoints, false, DL),
+      Preds.size() - 1);
   for (unsigned I = 1, E = Preds.size(); I != E; ++I)
-    Switch->addCase(B.getInt32(I), EdgeTarget(Preds[E - 1 - I]));
+    Switch->addCase(
+        ConstantInt::get(cast<IntegerType>(CaseTy), I),
+        reverseEdgeTarget(Forward, *Preds[E - 1 - I], PhiAdjoints, false, DL));
+}
+
+/// The reverse of a loop header ends an iteration of the reverse: back to
+/// the latch for the previous iteration, or out to the preheader after the
+/// first.
+void ReverseModeBuilder::reverseLoopHeaderExit(
+    BasicBlock &Header, const Loop &L,
+    ArrayRef<std::pair<PHINode *, Value *>> PhiAdjoints, IRBuilder<> &B) {
+  Value *First = Loops->emitLeaveIteration(L, B);
+  const DebugLoc &DL = B.getCurrentDebugLocation();
+  BasicBlock *ToPreheader = reverseEdgeTarget(Header, *L.getLoopPreheader(),
+                                              PhiAdjoints, false, DL);
+  BasicBlock *ToLatch =
+      reverseEdgeTarget(Header, *L.getLoopLatch(), PhiAdjoints, true, DL);
+  IRBuilder<> StepB(ToLatch->getTerminator());
+  Loops->emitStepBack(L, StepB);
+  B.CreateCondBr(First, ToPreheader, ToLatch);
+}
+
+bool ReverseModeBuilder::isLoopExit(BasicBlock &Exiting,
+                                    BasicBlock &Exit) const {
+  const Loop *L = LI.getLoopFor(&Exiting);
+  return L && !L->contains(&Exit);
+}
+
+/// What the reverse does on the way from the reverse of \p Forward to the
+/// reverse of its predecessor \p Pred: phi adjoints go to the values the
+/// phis took on that edge, and leaving a loop forward means entering it in
+/// reverse.
+void ReverseModeBuilder::emitReverseEdge(
+    BasicBlock &Forward, BasicBlock &Pred,
+    ArrayRef<std::pair<PHINode *, Value *>> PhiAdjoints, IRBuilder<> &B) {
+  for (auto &[Phi, Adjoint] : PhiAdjoints) {
+    Value *Incoming = Phi->getIncomingValueForBlock(&Pred);
+    if (isActive(Incoming))
+      addToAdjoint(Incoming, Adjoint, B);
+  }
+  if (isLoopExit(Pred, Forward))
+    Loops->emitEnterLoops(Pred, Forward, B);
+}
+
+/// The block to branch to for the reverse of edge \p Pred -> \p Forward:
+/// the reverse of \p Pred itself, or a block for the edge's own work (always
+/// one if \p Always).
+BasicBlock *ReverseModeBuilder::reverseEdgeTarget(
+    BasicBlock &Forward, BasicBlock &Pred,
+    ArrayRef<std::pair<PHINode *, Value *>> PhiAdjoints, bool Always,
+    const DebugLoc &DL) {
+  bool NeedsEdge = Always || isLoopExit(Pred, Forward) ||
+                   any_of(PhiAdjoints, [&](const auto &PA) {
+                     return isActive(PA.first->getIncomingValueForBlock(&Pred));
+                   });
+  if (!NeedsEdge)
+    return ReverseOf[&Pred];
+  BasicBlock *Edge = BasicBlock::Create(
+      Grad.getContext(),
+      "reverse." + Forward.getName() + ".from." + Pred.getName(), &Grad);
+  IRBuilder<> EdgeB(Edge);
+  EdgeB.SetCurrentDebugLocation(DL);
+  emitReverseEdge(Forward, Pred, PhiAdjoints, EdgeB);
+  EdgeB.CreateBr(ReverseOf[&Pred]);
+  return Edge;
 }
 
 void ReverseModeBuilder::emitGradientReturn(IRBuilder<> &B) {
@@ -452,6 +582,23 @@ void ReverseModeBuilder::repairDominance() {
   for (Instruction *I : ToDemote)
     DemoteRegToStack(*I, /*VolatileLoads=*/false,
                      Grad.getEntryBlock().getFirstInsertionPt());
+}
+
+bool ReverseModeBuilder::providePrimalValues() {
+  SmallPtrSet<BasicBlock *, 16> Forward(ForwardBlocks.begin(),
+                                        ForwardBlocks.end());
+  ReverseCode Code{Grad, Forward, LI, Mirrors, *Loops, TripCounts};
+  if (R.PlanOut)
+    *R.PlanOut << "cache plan for the gradient of '" << demangle(R.SourceName)
+               << "':\n";
+  return adjoint::providePrimalValues(
+      Code,
+      [&](const Instruction &I) {
+        if (const auto *LI = dyn_cast<LoadInst>(&I))
+          return R.Reloadable.contains(LI);
+        return isCheapToRecompute(I, R.Reloadable);
+      },
+      R.PlanOut);
 }
 
 void ReverseModeBuilder::promoteSlots() {
@@ -533,12 +680,20 @@ Function *synthesizeGradient(const GradientRequest &R, const Twine &Name) {
   DenseMap<const Argument *, Value *> ArgShadows;
   Function *Grad =
       createGradientFunction(R, Name, OutArgs, ActiveArgs, ArgShadows);
-  ReverseModeBuilder(R, *Grad, OutArgs, std::move(ActiveArgs), ArgShadows,
-                     Layouts)
-      .build();
+  bool Built = ReverseModeBuilder(R, *Grad, OutArgs, std::move(ActiveArgs),
+                                  ArgShadows, Layouts)
+                   .build();
   // Erased only now: the activity sets hold pointers to its arguments, which
   // must not be reused by new values while they are queried.
   Primal.eraseFromParent();
+  if (!Built) {
+    reportError(R.Site, "internal error: a primal value the gradient of '" +
+                            demangle(R.SourceName) +
+                            "' needs could not be provided; please report "
+                            "this");
+    Grad->eraseFromParent();
+    return nullptr;
+  }
 
   std::string Broken;
   raw_string_ostream OS(Broken);

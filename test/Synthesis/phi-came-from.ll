@@ -39,14 +39,14 @@ define double @caller(double %x, i1 %c1, i1 %c2) {
 ; CHECK:         [[COS:%.*]] = call double @llvm.cos.f64(double %x)
 ; CHECK-NEXT:    fmul double %sa.adjoint{{.*}}, [[COS]]
 ; CHECK-LABEL: reverse.merge:
-; CHECK-DAG:     %merge.came_from = phi i32
+; CHECK-DAG:     %merge.came_from = phi i8
 ; CHECK-DAG:     [ [[A:[0-9]+]], %a ]
 ; CHECK-DAG:     [ [[B:[0-9]+]], %b ]
 ; CHECK-DAG:     [ [[C:[0-9]+]], %c ]
 ; The reverse switches on it; the default is the edge from a.
-; CHECK:         switch i32 %merge.came_from, label %reverse.a [
-; CHECK-DAG:       i32 [[B]], label %reverse.merge.from.b
-; CHECK-DAG:       i32 [[C]], label %reverse.merge.from.c
+; CHECK:         switch i8 %merge.came_from, label %reverse.a [
+; CHECK-DAG:       i8 [[B]], label %reverse.merge.from.b
+; CHECK-DAG:       i8 [[C]], label %reverse.merge.from.c
 ; CHECK:         ]
 
 ; Along b: d cos(x) = -sin(x).

@@ -51,11 +51,11 @@ define double @caller(double %x, i32 %k) {
 ; CHECK-DAG:       [ %e{{[.a-z0-9]*}}, %reverse.merge ]
 ; The merge block records the case and its reverse switches on the record.
 ; CHECK:       reverse.merge:
-; CHECK:         %merge.came_from = phi i32
-; CHECK-NEXT:    switch i32 %merge.came_from, label %reverse.merge.from.c0 [
-; CHECK-NEXT:      i32 {{[0-9]+}}, label %reverse.merge.from.c1
-; CHECK-NEXT:      i32 {{[0-9]+}}, label %reverse.entry
-; CHECK-NEXT:      i32 {{[0-9]+}}, label %reverse.merge.from.d
+; CHECK:         %merge.came_from = phi i8
+; CHECK-NEXT:    switch i8 %merge.came_from, label %reverse.merge.from.c0 [
+; CHECK-NEXT:      i8 {{[0-9]+}}, label %reverse.merge.from.c1
+; CHECK-NEXT:      i8 {{[0-9]+}}, label %reverse.entry
+; CHECK-NEXT:      i8 {{[0-9]+}}, label %reverse.merge.from.d
 ; CHECK-NEXT:    ]
 ; CHECK:       reverse.merge.from.c0:
 ; CHECK-NEXT:    [[D0]] = call double @llvm.cos.f64(double %x)

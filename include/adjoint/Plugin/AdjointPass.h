@@ -19,6 +19,7 @@
 
 namespace llvm {
 class PassBuilder;
+class raw_ostream;
 } // namespace llvm
 
 namespace adjoint {
@@ -29,10 +30,12 @@ public:
   /// generated functions; without \p PB (or at O0) only a light cleanup
   /// runs (InstCombine, SimplifyCFG, ADCE), enough to fold the adjoint
   /// bookkeeping.
+  /// With \p PlanOut, the cache plan of each gradient is printed there.
   explicit AdjointPass(llvm::PassBuilder *PB = nullptr,
                        llvm::OptimizationLevel Level =
-                           llvm::OptimizationLevel::O2)
-      : PB(PB), Level(Level) {}
+                           llvm::OptimizationLevel::O2,
+                       llvm::raw_ostream *PlanOut = nullptr)
+      : PB(PB), Level(Level), PlanOut(PlanOut) {}
 
   llvm::PreservedAnalyses run(llvm::Module &M,
                               llvm::ModuleAnalysisManager &MAM);
@@ -41,6 +44,20 @@ public:
 private:
   llvm::PassBuilder *PB;
   llvm::OptimizationLevel Level;
+  llvm::raw_ostream *PlanOut;
+};
+
+/// `print<adjoint-plan>`: for each gradient the module requests, what the
+/// reverse pass recomputes and what it caches (adjoint/Planning/CachePlan.h).
+/// Runs AD on a copy of the module; the module itself is unchanged.
+class CachePlanPrinterPass : public llvm::PassInfoMixin<CachePlanPrinterPass> {
+public:
+  explicit CachePlanPrinterPass(llvm::raw_ostream &OS) : OS(OS) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+
+private:
+  llvm::raw_ostream &OS;
 };
 
 /// Runs at the start of the optimization pipeline: keeps functions that

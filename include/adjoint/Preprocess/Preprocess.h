@@ -16,6 +16,11 @@
 
 #include "llvm/IR/PassManager.h"
 
+namespace llvm {
+class Loop;
+class PHINode;
+} // namespace llvm
+
 namespace adjoint {
 
 /// Clones \p F into a new internal function of the same module, inlines the
@@ -26,6 +31,29 @@ llvm::Function *cloneForDifferentiation(llvm::Function &F,
                                         llvm::FunctionAnalysisManager &FAM);
 
 class FunctionTypeInfo;
+
+/// Puts the loops of \p F into the form the reverse pass relies on
+/// (LoopCanonicalForm.cpp): loop-simplify and LCSSA form, a canonical
+/// induction variable per loop (see getCanonicalIV), and every other affine
+/// induction variable computed from it. cloneForDifferentiation does this
+/// last. Returns false when some loop cannot have that form (a loop entered
+/// through indirectbr); such loops are left as they are.
+bool canonicalizeLoops(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
+
+/// canonicalizeLoops as a pass, `adjoint-canonicalize-loops`, so that tests
+/// can look at the form the reverse pass gets.
+struct LoopCanonicalFormPass : llvm::PassInfoMixin<LoopCanonicalFormPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &FAM) {
+    canonicalizeLoops(F, FAM);
+    return llvm::PreservedAnalyses::none();
+  }
+};
+
+/// The canonical induction variable of \p L, which canonicalizeLoops puts
+/// first in its header: an i64 that counts iterations from 0. Null if \p L
+/// has none.
+llvm::PHINode *getCanonicalIV(const llvm::Loop &L);
 
 /// The second canonicalization step, once the type analysis (stage 2) has
 /// run on the clone: integer loads and stores that move floating-point

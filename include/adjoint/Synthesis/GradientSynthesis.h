@@ -21,12 +21,15 @@
 #include "adjoint/Frontend/AutodiffRequest.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Twine.h"
 
 namespace llvm {
 class Function;
 class FunctionType;
 class Instruction;
+class LoadInst;
+class raw_ostream;
 } // namespace llvm
 
 namespace adjoint {
@@ -49,6 +52,10 @@ struct GradientRequest {
   const FunctionTypeInfo &Types;    ///< What the bytes of memory hold.
   llvm::StringRef SourceName;       ///< The user's function, for messages.
   const llvm::Instruction &Site;    ///< The requesting call, for messages.
+  /// Loads of memory that Primal never writes (findReloadableLoads).
+  const llvm::SmallPtrSetImpl<const llvm::LoadInst *> &Reloadable;
+  /// Where to print the cache plan, if anywhere (print<adjoint-plan>).
+  llvm::raw_ostream *PlanOut = nullptr;
 };
 
 /// Builds the gradient function of \p R, named \p Name. Reports what cannot

@@ -1,0 +1,205 @@
+//===- CachePlan.cpp - Recompute or cache -----------------------------------===//
+//
+// Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adjoint/Planning/CachePlan.h"
+#include "adjoint/Planning/MinCut.h"
+#include "adjoint/Preprocess/Preprocess.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace adjoint {
+
+SmallPtrSet<const LoadInst *, 16> findReloadableLoads(Function &F,
+                                                      AAResults &AA) {
+  SmallVector<const Instruction *, 16> Writers;
+  SmallVector<const LoadInst *, 16> Loads;
+  for (const Instruction &I : instructions(F)) {
+    if (const auto *LI = dyn_cast<LoadInst>(&I); LI && LI->isSimple())
+      Loads.push_back(LI);
+    else if (I.mayWriteToMemory())
+      Writers.push_back(&I);
+  }
+  SmallPtrSet<const LoadInst *, 16> Reloadable;
+  for (const LoadInst *LI : Loads) {
+    MemoryLocation Loc = MemoryLocation::get(LI);
+    if (none_of(Writers, [&](const Instruction *W) {
+          return isModSet(AA.getModRefInfo(W, Loc));
+        }))
+      Reloadable.insert(LI);
+  }
+  return Reloadable;
+}
+
+bool isCheapToRecompute(const Instruction &I,
+                        const SmallPtrSetImpl<const LoadInst *> &Reloadable) {
+  if (const auto *LI = dyn_cast<LoadInst>(&I))
+    return Reloadable.contains(LI);
+  if (const auto *II = dyn_cast<IntrinsicInst>(&I)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::fabs:
+    case Intrinsic::copysign:
+    case Intrinsic::fmuladd:
+    case Intrinsic::fma:
+    case Intrinsic::minnum:
+    case Intrinsic::maxnum:
+    case Intrinsic::minimum:
+    case Intrinsic::maximum:
+    case Intrinsic::smin:
+    case Intrinsic::smax:
+    case Intrinsic::umin:
+    case Intrinsic::umax:
+    case Intrinsic::abs:
+      return true;
+    default:
+      return false;
+    }
+  }
+  // Not freeze: a frozen poison may freeze to another value the second time.
+  return isa<BinaryOperator, UnaryOperator, CastInst, GetElementPtrInst,
+             CmpInst, SelectInst, ExtractElementInst, InsertElementInst,
+             ShuffleVectorInst, ExtractValueInst, InsertValueInst>(I);
+}
+
+namespace {
+
+bool isCanonicalIV(const Instruction &I, const Loop &L) {
+  return getCanonicalIV(L) == &I;
+}
+
+} // namespace
+
+CachePlan::CachePlan(ArrayRef<Instruction *> Needed, const LoopInfo &LI,
+                     RecomputePredicate CanRecompute) {
+  // The graph: one node per loop value that is needed or that a needed
+  // value may be recomputed from; an edge from each operand to its user.
+  VertexCut Graph;
+  MapVector<Instruction *, unsigned> Nodes;
+  SmallVector<Instruction *, 16> Worklist;
+  auto NodeOf = [&](Instruction *I) -> std::optional<unsigned> {
+    const Loop *L = LI.getLoopFor(I->getParent());
+    if (!L)
+      return std::nullopt;
+    if (isCanonicalIV(*I, *L)) {
+      Plans.insert({I, {ValuePlan::Counter, L, 0}});
+      return std::nullopt;
+    }
+    auto [It, Inserted] = Nodes.try_emplace(I, 0);
+    if (Inserted) {
+      const DataLayout &DL = I->getModule()->getDataLayout();
+      It->second = Graph.addNode(DL.getTypeStoreSize(I->getType()));
+      Worklist.push_back(I);
+    }
+    return It->second;
+  };
+
+  for (Instruction *I : Needed) {
+    NeededSet.insert(I);
+    if (std::optional<unsigned> N = NodeOf(I))
+      Graph.addSink(*N);
+  }
+  while (!Worklist.empty()) {
+    Instruction *I = Worklist.pop_back_val();
+    unsigned N = Nodes.lookup(I);
+    if (!CanRecompute(*I)) {
+      Graph.addSource(N);
+      continue;
+    }
+    for (Value *Op : I->operands())
+      if (auto *OpI = dyn_cast<Instruction>(Op))
+        if (std::optional<unsigned> OpN = NodeOf(OpI))
+          Graph.addEdge(*OpN, N);
+  }
+
+  std::optional<SmallVector<unsigned, 8>> Cut = Graph.solve();
+  assert(Cut && "every value can be cached");
+  DenseSet<unsigned> InCut(Cut->begin(), Cut->end());
+  for (auto [I, N] : Nodes) {
+    const Loop *L = LI.getLoopFor(I->getParent());
+    if (InCut.contains(N))
+      Plans.insert({I, {ValuePlan::Cache, L,
+                        I->getModule()->getDataLayout().getTypeStoreSize(
+                            I->getType())}});
+    else
+      Plans.insert({I, {ValuePlan::Recompute, L, 0}});
+  }
+}
+
+const ValuePlan *CachePlan::lookup(const Instruction *I) const {
+  auto It = Plans.find(const_cast<Instruction *>(I));
+  return It == Plans.end() ? nullptr : &It->second;
+}
+
+SmallVector<Instruction *, 8> CachePlan::cachedValues() const {
+  SmallVector<Instruction *, 8> Result;
+  for (const auto &[I, P] : Plans)
+    if (P.Kind == ValuePlan::Cache)
+      Result.push_back(I);
+  return Result;
+}
+
+uint64_t CachePlan::cachedBytesPerIteration(const Loop *L) const {
+  uint64_t Bytes = 0;
+  for (const auto &[I, P] : Plans)
+    if (P.Kind == ValuePlan::Cache && P.InLoop == L)
+      Bytes += P.Bytes;
+  return Bytes;
+}
+
+void CachePlan::print(raw_ostream &OS) const {
+  // Values in the function's order.
+  DenseMap<const Instruction *, unsigned> Position;
+  if (!Plans.empty())
+    for (const Instruction &I :
+         instructions(*Plans.front().first->getFunction()))
+      Position[&I] = Position.size();
+  SmallVector<std::pair<Instruction *, ValuePlan>, 16> Sorted(Plans.begin(),
+                                                               Plans.end());
+  llvm::sort(Sorted, [&](const auto &A, const auto &B) {
+    return Position.lookup(A.first) < Position.lookup(B.first);
+  });
+  // Group by loop, loops and values in the function's order.
+  SmallVector<const Loop *, 4> Loops;
+  for (const auto &[I, P] : Sorted)
+    if (!is_contained(Loops, P.InLoop))
+      Loops.push_back(P.InLoop);
+  for (const Loop *L : Loops) {
+    OS << "  loop ";
+    L->getHeader()->printAsOperand(OS, /*PrintType=*/false);
+    OS << " (depth " << L->getLoopDepth() << "): cache "
+       << cachedBytesPerIteration(L) << " bytes per iteration\n";
+    for (const auto &[I, P] : Sorted) {
+      if (P.InLoop != L)
+        continue;
+      OS << "    ";
+      I->printAsOperand(OS, /*PrintType=*/true);
+      OS << " = " << I->getOpcodeName() << ": ";
+      switch (P.Kind) {
+      case ValuePlan::Recompute:
+        OS << "recompute";
+        break;
+      case ValuePlan::Cache:
+        OS << "cache " << P.Bytes << " bytes";
+        break;
+      case ValuePlan::Counter:
+        OS << "reverse iteration count";
+        break;
+      }
+      OS << (NeededSet.contains(I) ? "\n" : " (operand)\n");
+    }
+  }
+}
+
+} // namespace adjoint
