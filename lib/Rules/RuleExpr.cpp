@@ -215,6 +215,51 @@ Expr copysign(const Expr &Magnitude, const Expr &Sign) {
                   Intrinsic::copysign, Magnitude.value(), Sign.value()));
 }
 
+Expr productOfLanes(const Expr &A) {
+  IRBuilderBase &B = A.builder();
+  return Expr(B, B.CreateFMulReduce(ConstantFP::get(A.type()->getScalarType(),
+                                                    1.0),
+                                    A.value()));
+}
+
+Expr productOfOtherLanes(const Expr &A) {
+  // Lane i is (product of lanes before i) * (product of lanes after i).
+  IRBuilderBase &B = A.builder();
+  unsigned N = cast<FixedVectorType>(A.type())->getNumElements();
+  Value *One = ConstantFP::get(A.type()->getScalarType(), 1.0);
+  SmallVector<Value *, 16> Lanes, Before(N, One), After(N, One);
+  for (unsigned I = 0; I != N; ++I)
+    Lanes.push_back(B.CreateExtractElement(A.value(), I));
+  for (unsigned I = 1; I != N; ++I)
+    Before[I] = B.CreateFMul(Before[I - 1], Lanes[I - 1]);
+  for (unsigned I = N - 1; I-- != 0;)
+    After[I] = B.CreateFMul(After[I + 1], Lanes[I + 1]);
+  Value *Result = PoisonValue::get(A.type());
+  for (unsigned I = 0; I != N; ++I)
+    Result = B.CreateInsertElement(Result, B.CreateFMul(Before[I], After[I]),
+                                   I);
+  return Expr(B, Result);
+}
+
+Expr firstLaneEqualTo(const Expr &A, const Expr &S) {
+  IRBuilderBase &B = A.builder();
+  unsigned N = cast<FixedVectorType>(A.type())->getNumElements();
+  Type *Elt = A.type()->getScalarType();
+  Value *Found = B.getFalse();
+  Value *Result = PoisonValue::get(A.type());
+  for (unsigned I = 0; I != N; ++I) {
+    Value *Hit = B.CreateAnd(
+        B.CreateFCmpOEQ(B.CreateExtractElement(A.value(), I), S.value()),
+        B.CreateNot(Found));
+    Found = B.CreateOr(Found, Hit);
+    Result = B.CreateInsertElement(
+        Result,
+        B.CreateSelect(Hit, ConstantFP::get(Elt, 1.0), ConstantFP::get(Elt, 0.0)),
+        I);
+  }
+  return Expr(B, Result);
+}
+
 Expr toFloat(const Expr &Int, const Expr &Like) {
   return Expr(Int.builder(),
               Int.builder().CreateSIToFP(Int.value(), Like.type()));

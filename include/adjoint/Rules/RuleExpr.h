@@ -78,6 +78,15 @@ Expr trunc(const Expr &A);
 Expr pow(const Expr &A, const Expr &B);
 Expr copysign(const Expr &Magnitude, const Expr &Sign);
 
+/// The product of the lanes of the vector \p A (a scalar).
+Expr productOfLanes(const Expr &A);
+/// Lane i: the product of every lane of \p A but lane i. Unlike
+/// product / A[i], exact when lanes are zero.
+Expr productOfOtherLanes(const Expr &A);
+/// 1 in the first lane of \p A that equals the scalar \p S, 0 elsewhere:
+/// where a min or max reduction took its result from.
+Expr firstLaneEqualTo(const Expr &A, const Expr &S);
+
 /// A constant 1 of \p A's type (every lane, for vectors).
 inline Expr onesLike(const Expr &A) { return A.constant(1.0); }
 
