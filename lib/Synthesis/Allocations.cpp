@@ -48,28 +48,74 @@ bool isReallocation(const CallBase &Call) {
   return calleeName(Call) == "realloc";
 }
 
-bool findResizedBlock(const CallBase &Realloc, const CallBase *&Alloc) {
-  const Value *Old = getUnderlyingObject(Realloc.getArgOperand(0));
-  Alloc = dyn_cast<CallBase>(Old);
-  if (isa<ConstantPointerNull>(Old))
-    return true;
-  return Alloc && (isAllocation(*Alloc) || isReallocation(*Alloc));
+namespace {
+
+/// The call that allocated (or resized) the block \p Realloc resizes, when
+/// that is one call; null otherwise (also for a null pointer).
+const CallBase *directlyResizedBlock(const CallBase &Realloc) {
+  const auto *Alloc = dyn_cast<CallBase>(
+      getUnderlyingObject(Realloc.getArgOperand(0)));
+  return Alloc && (isAllocation(*Alloc) || isReallocation(*Alloc)) ? Alloc
+                                                                   : nullptr;
 }
 
-Value *resizedBlockSize(const CallBase &Realloc, IRBuilderBase &B) {
-  const CallBase *Alloc;
-  if (!findResizedBlock(Realloc, Alloc))
-    return nullptr;
-  if (!Alloc)
-    return B.getInt64(0);
-  return B.CreateZExtOrTrunc(allocationSize(*Alloc, B), B.getInt64Ty());
+} // namespace
+
+bool hasKnownBlockSize(const Value *Ptr) {
+  SmallVector<const Value *, 8> Worklist = {Ptr};
+  SmallPtrSet<const Value *, 8> Seen = {Ptr};
+  while (!Worklist.empty()) {
+    const Value *V = getUnderlyingObject(Worklist.pop_back_val());
+    if (isa<ConstantPointerNull>(V))
+      continue;
+    if (const auto *Call = dyn_cast<CallBase>(V);
+        Call && (isAllocation(*Call) || isReallocation(*Call)))
+      continue;
+    if (!isa<PHINode, SelectInst>(V))
+      return false;
+    for (const Value *Op : cast<Instruction>(V)->operands())
+      if (Op->getType()->isPointerTy() && Seen.insert(Op).second)
+        Worklist.push_back(Op);
+  }
+  return true;
+}
+
+Value *BlockSizes::sizeOf(Value *Ptr) {
+  Ptr = const_cast<Value *>(getUnderlyingObject(Ptr));
+  if (Value *Known = Sizes.lookup(Ptr))
+    return Known;
+  Type *I64 = Type::getInt64Ty(Ptr->getContext());
+  if (isa<ConstantPointerNull>(Ptr))
+    return ConstantInt::get(I64, 0);
+  if (auto *Phi = dyn_cast<PHINode>(Ptr)) {
+    IRBuilder<> B(Phi);
+    PHINode *Size = B.CreatePHI(I64, Phi->getNumIncomingValues(),
+                                Phi->getName() + ".size");
+    Sizes[Phi] = Size; // Before the incoming sizes: loops lead back here.
+    for (unsigned I = 0, E = Phi->getNumIncomingValues(); I != E; ++I)
+      Size->addIncoming(sizeOf(Phi->getIncomingValue(I)),
+                        Phi->getIncomingBlock(I));
+    return Size;
+  }
+  auto *I = cast<Instruction>(Ptr);
+  IRBuilder<> B(I->getNextNode());
+  Value *Size;
+  if (auto *Sel = dyn_cast<SelectInst>(I))
+    Size = B.CreateSelect(Sel->getCondition(), sizeOf(Sel->getTrueValue()),
+                          sizeOf(Sel->getFalseValue()));
+  else
+    Size = B.CreateZExtOrTrunc(allocationSize(*cast<CallBase>(I), B), I64);
+  Sizes[Ptr] = Size;
+  return Size;
 }
 
 Constant *constantReallocCopySize(const CallBase &Realloc) {
   // With no insertion point the builder only folds constants; a size known
   // only at run time would need an instruction, so ask only for constants.
-  const CallBase *Alloc;
-  if (!findResizedBlock(Realloc, Alloc))
+  const CallBase *Alloc = directlyResizedBlock(Realloc);
+  bool IsNull = isa<ConstantPointerNull>(
+      getUnderlyingObject(Realloc.getArgOperand(0)));
+  if (!Alloc && !IsNull)
     return nullptr;
   IRBuilder<> Folder(Realloc.getContext());
   bool ConstantSize =
@@ -119,11 +165,21 @@ Value *allocateShadow(CallBase &Alloc, IRBuilderBase &B) {
 }
 
 CallBase *findDeallocation(const CallBase &Alloc) {
-  for (const User *U : Alloc.users())
-    if (const auto *Call = dyn_cast<CallBase>(U);
-        Call && (isDeallocation(*Call) || isReallocation(*Call)) &&
-        Call->getArgOperand(0) == &Alloc)
-      return const_cast<CallBase *>(Call);
+  // Through phis and selects: two buffers swapped in a loop are freed
+  // under each other's names.
+  SmallVector<const Value *, 8> Worklist = {&Alloc};
+  SmallPtrSet<const Value *, 8> Seen = {&Alloc};
+  while (!Worklist.empty()) {
+    const Value *Ptr = Worklist.pop_back_val();
+    for (const User *U : Ptr->users()) {
+      if (const auto *Call = dyn_cast<CallBase>(U);
+          Call && (isDeallocation(*Call) || isReallocation(*Call)) &&
+          Call->getArgOperand(0) == Ptr)
+        return const_cast<CallBase *>(Call);
+      if (isa<PHINode, SelectInst>(U) && Seen.insert(U).second)
+        Worklist.push_back(U);
+    }
+  }
   return nullptr;
 }
 

@@ -13,6 +13,8 @@
 #ifndef ADJOINT_LIB_SYNTHESIS_ALLOCATIONS_H
 #define ADJOINT_LIB_SYNTHESIS_ALLOCATIONS_H
 
+#include "llvm/ADT/DenseMap.h"
+
 namespace llvm {
 class CallBase;
 class Constant;
@@ -31,17 +33,23 @@ bool isDeallocation(const llvm::CallBase &Call);
 /// Is \p Call realloc?
 bool isReallocation(const llvm::CallBase &Call);
 
-/// The block \p Realloc resizes, when the function allocated it (or resized
-/// it) itself: sets \p Alloc to that call, or to null for a null pointer.
-/// False when the block comes from elsewhere, whose size is unknown.
-bool findResizedBlock(const llvm::CallBase &Realloc,
-                      const llvm::CallBase *&Alloc);
+/// Does the function know the size of the heap block \p Ptr points to? It
+/// does for null, for blocks it allocated or resized itself, and for phis
+/// and selects of those (a buffer that a loop grows by realloc). Blocks from
+/// elsewhere have sizes it cannot know.
+bool hasKnownBlockSize(const llvm::Value *Ptr);
 
-/// The size of the block that \p Realloc resizes, emitted at \p B: 0 for a
-/// null block, the size asked for when the block was allocated (or last
-/// resized) in the function. Null when the block comes from elsewhere.
-llvm::Value *resizedBlockSize(const llvm::CallBase &Realloc,
-                              llvm::IRBuilderBase &B);
+/// The sizes of heap blocks as values of the forward pass (see
+/// hasKnownBlockSize): an allocation's size after it, 0 for null, and phis
+/// and selects of sizes mirroring those of the pointers.
+class BlockSizes {
+public:
+  /// The size in bytes (i64) of the block \p Ptr points to.
+  llvm::Value *sizeOf(llvm::Value *Ptr);
+
+private:
+  llvm::DenseMap<const llvm::Value *, llvm::Value *> Sizes;
+};
 
 /// How many bytes \p Realloc copies from the old block (the smaller of
 /// both sizes) as a constant for the type analysis, or null when that is
@@ -60,7 +68,8 @@ llvm::Value *reallocateShadow(llvm::CallBase &Realloc, llvm::Value *OldShadow,
 llvm::Value *allocateShadow(llvm::CallBase &Alloc, llvm::IRBuilderBase &B);
 
 /// The call that frees \p Alloc's block in the function, if any (a realloc
-/// of the block frees it too).
+/// of the block frees it too), following the pointer through phis and
+/// selects.
 llvm::CallBase *findDeallocation(const llvm::CallBase &Alloc);
 
 /// Frees \p Shadow the way \p Dealloc frees the primal block.

@@ -213,8 +213,7 @@ void DifferentiabilityChecker::checkMemTransfer(const MemTransferInst &MT) {
 /// realloc copies the old block into the new one: its shadow needs the old
 /// block's size and the layout of what it copies.
 void DifferentiabilityChecker::checkRealloc(const CallBase &Realloc) {
-  const CallBase *Alloc;
-  if (!findResizedBlock(Realloc, Alloc))
+  if (!hasKnownBlockSize(Realloc.getArgOperand(0)))
     return fail(Realloc, "realloc of a block that was not allocated in the "
                          "differentiated function is not supported yet");
   std::string WhyNot;

@@ -420,7 +420,7 @@ void ReverseModeBuilder::reverseReallocCopy(CallBase &Realloc, Value *Shadow,
     Value *NewSize =
         B.CreateZExtOrTrunc(Realloc.getArgOperand(1), B.getInt64Ty());
     Value *Copied = B.CreateBinaryIntrinsic(
-        Intrinsic::umin, resizedBlockSize(Realloc, B), NewSize);
+        Intrinsic::umin, Shadows.oldBlockSize(Realloc), NewSize);
     emitReverseCopy(layoutOf(Realloc), Copied, Shadow, Shadows.shadowOf(Old),
                     B);
   }

@@ -22,6 +22,13 @@ namespace adjoint {
 
 namespace {
 
+/// The alignment of cache elements: malloc and realloc only promise 16
+/// bytes, less than a <4 x double> asks for.
+Align cacheAlign(const Instruction &V) {
+  const DataLayout &DL = V.getDataLayout();
+  return std::min(DL.getABITypeAlign(V.getType()), Align(16));
+}
+
 class PrimalValueProvider {
 public:
   PrimalValueProvider(const ReverseCode &Code,
@@ -105,28 +112,31 @@ bool PrimalValueProvider::rewriteUses() {
 }
 
 Value *PrimalValueProvider::provide(Instruction *D, Instruction *Before) {
-  Value *&Slot = Provided[{Before->getParent(), D}];
-  if (Slot)
-    return Slot;
+  std::pair<BasicBlock *, Instruction *> Key{Before->getParent(), D};
+  if (Value *Done = Provided.lookup(Key))
+    return Done;
   const ValuePlan *P = Plan.lookup(D);
   assert(P && "the plan covers every value the reverse uses");
   IRBuilder<> B(Before);
+  Value *V = nullptr;
   switch (P->Kind) {
   case ValuePlan::Counter:
-    Slot = Code.Loops.reverseIteration(*P->InLoop, B);
+    V = Code.Loops.reverseIteration(*P->InLoop, B);
     break;
   case ValuePlan::Cache: {
     Value *Buffer = B.CreateLoad(B.getPtrTy(), Buffers.lookup(D));
     Value *Element = B.CreateInBoundsGEP(
         D->getType(), Buffer, Code.Loops.reverseIndex(*P->InLoop, B));
-    Slot = B.CreateLoad(D->getType(), Element, D->getName() + ".cached");
+    V = B.CreateAlignedLoad(D->getType(), Element, cacheAlign(*D),
+                            D->getName() + ".cached");
     break;
   }
   case ValuePlan::Recompute:
-    Slot = recompute(D, Before);
+    V = recompute(D, Before); // Provides D's operands first.
     break;
   }
-  return Slot;
+  Provided[Key] = V;
+  return V;
 }
 
 Value *PrimalValueProvider::recompute(Instruction *D, Instruction *Before) {
@@ -217,8 +227,10 @@ void PrimalValueProvider::emitStore(Instruction *V, const Loop &L) {
              : &*V->getParent()->getFirstInsertionPt();
   IRBuilder<> B(At);
   Value *Buffer = B.CreateLoad(B.getPtrTy(), Buffers.lookup(V));
-  B.CreateStore(V, B.CreateInBoundsGEP(V->getType(), Buffer,
-                                       Code.Loops.forwardIndex(L)));
+  B.CreateAlignedStore(
+      V,
+      B.CreateInBoundsGEP(V->getType(), Buffer, Code.Loops.forwardIndex(L)),
+      cacheAlign(*V));
 }
 
 void PrimalValueProvider::emitFrees() {

@@ -16,6 +16,10 @@ using namespace llvm;
 
 namespace adjoint {
 
+Value *ShadowMemory::oldBlockSize(const CallBase &Realloc) {
+  return Sizes.sizeOf(Realloc.getArgOperand(0));
+}
+
 Value *ShadowMemory::shadowOf(const Value *Ptr) const {
   if (isa<ConstantPointerNull>(Ptr) || isa<UndefValue>(Ptr))
     return const_cast<Value *>(Ptr);
@@ -88,8 +92,8 @@ void ShadowMemory::shadowInstruction(Instruction &I) {
       Value *OldShadow = IsActive(Old) ? shadowOf(Old)
                                        : ConstantPointerNull::get(
                                              cast<PointerType>(Old->getType()));
-      Shadows[Call] = reallocateShadow(*Call, OldShadow,
-                                       resizedBlockSize(*Call, B), B);
+      Shadows[Call] =
+          reallocateShadow(*Call, OldShadow, oldBlockSize(*Call), B);
       return;
     }
     assert(isAllocation(*Call) && "checkDifferentiable admits only these");

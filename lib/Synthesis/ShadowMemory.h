@@ -15,6 +15,8 @@
 #ifndef ADJOINT_LIB_SYNTHESIS_SHADOWMEMORY_H
 #define ADJOINT_LIB_SYNTHESIS_SHADOWMEMORY_H
 
+#include "Allocations.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include <functional>
@@ -22,6 +24,7 @@
 namespace llvm {
 class Argument;
 class BasicBlock;
+class CallBase;
 class Function;
 class Instruction;
 class Value;
@@ -45,11 +48,15 @@ public:
   /// The shadow of the active pointer \p Ptr.
   llvm::Value *shadowOf(const llvm::Value *Ptr) const;
 
+  /// The size of the block \p Realloc resizes, a value of the forward pass.
+  llvm::Value *oldBlockSize(const llvm::CallBase &Realloc);
+
 private:
   void shadowInstruction(llvm::Instruction &I);
 
   std::function<bool(const llvm::Value *)> IsActive;
   llvm::DenseMap<const llvm::Value *, llvm::Value *> Shadows;
+  BlockSizes Sizes;
 };
 
 } // namespace adjoint
