@@ -98,9 +98,11 @@ void rewriteAffineIV(const AffineIV &IV, PHINode *CanonicalIV,
     Offset = B.CreateMul(Offset, Step);
   Value *New = Offset;
   if (Ty->isPointerTy())
-    New = B.CreatePtrAdd(Start, Offset, IV.Phi->getName());
+    New = B.CreatePtrAdd(Start, Offset);
   else if (!match(Start, m_Zero()))
-    New = B.CreateAdd(Start, Offset, IV.Phi->getName());
+    New = B.CreateAdd(Start, Offset);
+  if (New != CanonicalIV)
+    New->takeName(IV.Phi);
   IV.Phi->replaceAllUsesWith(New);
   RecursivelyDeleteDeadPHINode(IV.Phi);
 }
