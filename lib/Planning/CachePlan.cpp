@@ -7,6 +7,7 @@
 #include "adjoint/Planning/CachePlan.h"
 #include "adjoint/Planning/MinCut.h"
 #include "adjoint/Preprocess/Preprocess.h"
+#include "adjoint/Rules/DerivativeRules.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Analysis/AliasAnalysis.h"
@@ -29,7 +30,7 @@ SmallPtrSet<const LoadInst *, 16> findReloadableLoads(Function &F,
   for (const Instruction &I : instructions(F)) {
     if (const auto *LI = dyn_cast<LoadInst>(&I); LI && LI->isSimple())
       Loads.push_back(LI);
-    else if (I.mayWriteToMemory())
+    else if (I.mayWriteToMemory() && !findRule(I))
       Writers.push_back(&I);
   }
   SmallPtrSet<const LoadInst *, 16> Reloadable;
@@ -79,6 +80,16 @@ bool isCanonicalIV(const Instruction &I, const Loop &L) {
   return getCanonicalIV(L) == &I;
 }
 
+/// What caching \p I costs, in bytes weighted by how often it is stored:
+/// a value of an inner loop is stored once per iteration of every loop
+/// around it. Trip counts are unknown here, so each level counts as 64
+/// iterations (and depths beyond 6 as 6, which keeps sums far from
+/// VertexCut::Infinite).
+uint64_t cachingCost(const Instruction &I, const Loop &L) {
+  uint64_t Bytes = I.getDataLayout().getTypeStoreSize(I.getType());
+  return Bytes << (6 * std::min(L.getLoopDepth(), 6u));
+}
+
 } // namespace
 
 CachePlan::CachePlan(ArrayRef<Instruction *> Needed, const LoopInfo &LI,
@@ -98,8 +109,7 @@ CachePlan::CachePlan(ArrayRef<Instruction *> Needed, const LoopInfo &LI,
     }
     auto [It, Inserted] = Nodes.try_emplace(I, 0);
     if (Inserted) {
-      const DataLayout &DL = I->getModule()->getDataLayout();
-      It->second = Graph.addNode(DL.getTypeStoreSize(I->getType()));
+      It->second = Graph.addNode(cachingCost(*I, *L));
       Worklist.push_back(I);
     }
     return It->second;

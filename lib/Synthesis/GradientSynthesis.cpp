@@ -183,6 +183,9 @@ private:
   std::optional<ReverseLoops> Loops;
   /// Trip counts of top-level loops, computed in their preheaders.
   DenseMap<const Loop *, Value *> TripCounts;
+  /// The iteration in which the forward pass leaves a loop, computed in its
+  /// exit block, where SCEV knows it.
+  DenseMap<const Loop *, Value *> ExitIterations;
   MapVector<Value *, AllocaInst *> Slots;
   ShadowMemory Shadows;
 };
@@ -226,7 +229,7 @@ bool ReverseModeBuilder::build() {
   mirrorPointerCopies();
   EntryBuilder.SetInsertPoint(&Grad.getEntryBlock(),
                               Grad.getEntryBlock().begin());
-  Loops.emplace(LI, EntryBuilder);
+  Loops.emplace(LI, ExitIterations, EntryBuilder);
   for (BasicBlock *BB : ForwardBlocks) {
     ReverseOf[BB] = BasicBlock::Create(Grad.getContext(),
                                        "reverse." + BB->getName(), &Grad);
@@ -256,6 +259,7 @@ bool ReverseModeBuilder::build() {
 
 /// Loops whose trip count is known when they are entered get their caches
 /// in one allocation. Only top-level loops: they run at most once per call.
+/// Expanded first, before the forward blocks change.
 void ReverseModeBuilder::findTripCounts() {
   if (LI.empty())
     return;
@@ -266,6 +270,20 @@ void ReverseModeBuilder::findTripCounts() {
   ScalarEvolution SE(Grad, TLI, AC, DT, LI);
   SCEVExpander Expander(SE, M.getDataLayout(), "trip.count");
   Type *I64 = Type::getInt64Ty(Grad.getContext());
+  // A loop left through one exiting block leaves it in iteration
+  // backedge-taken-count; when SCEV computes that from values outside the
+  // loop, the reverse computes it again instead of caching the iteration.
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    BasicBlock *Exit = L->getExitBlock();
+    const SCEV *Backedges = SE.getBackedgeTakenCount(L);
+    if (!Exit || !L->getExitingBlock() ||
+        isa<SCEVCouldNotCompute>(Backedges))
+      continue;
+    Instruction *At = &*Exit->getFirstInsertionPt();
+    if (Expander.isSafeToExpandAt(Backedges, At))
+      ExitIterations[L] = Expander.expandCodeFor(
+          SE.getNoopOrZeroExtend(Backedges, I64), I64, At);
+  }
   for (Loop *L : LI) {
     // An upper bound is enough, and exists for loops that exit early.
     const SCEV *Backedges = SE.getSymbolicMaxBackedgeTakenCount(L);

@@ -15,7 +15,10 @@ using namespace llvm;
 
 namespace adjoint {
 
-ReverseLoops::ReverseLoops(const LoopInfo &LI, IRBuilderBase &Entry) : LI(LI) {
+ReverseLoops::ReverseLoops(const LoopInfo &LI,
+                           const DenseMap<const Loop *, Value *> &KnownExits,
+                           IRBuilderBase &Entry)
+    : LI(LI), KnownExits(KnownExits) {
   Type *I64 = Entry.getInt64Ty();
   for (Loop *L : LI.getLoopsInPreorder()) {
     Counters &C = Loops[L];
@@ -68,6 +71,10 @@ void ReverseLoops::emitEnterLoops(BasicBlock &Exiting, BasicBlock &Exit,
                                   IRBuilderBase &B) {
   for (const Loop *L = LI.getLoopFor(&Exiting); L && !L->contains(&Exit);
        L = L->getParentLoop()) {
+    if (Value *Known = KnownExits.lookup(L)) {
+      B.CreateStore(Known, Loops.lookup(L).Iteration);
+      continue;
+    }
     // The iteration of L in which the forward pass reached Exit.
     PHINode *&At = ExitIterations[{&Exit, L}];
     if (!At) {

@@ -36,7 +36,12 @@ class ReverseLoops {
 public:
   /// Creates the counters of every loop of \p LI (the forward blocks' loops)
   /// with \p Entry, which inserts at the top of the entry block.
-  ReverseLoops(const llvm::LoopInfo &LI, llvm::IRBuilderBase &Entry);
+  /// \p KnownExits gives, for loops with one exit, the iteration in which
+  /// the forward pass leaves them, computed in the exit block.
+  ReverseLoops(
+      const llvm::LoopInfo &LI,
+      const llvm::DenseMap<const llvm::Loop *, llvm::Value *> &KnownExits,
+      llvm::IRBuilderBase &Entry);
 
   /// The loop whose header is \p BB, or null.
   llvm::Loop *loopWithHeader(const llvm::BasicBlock *BB) const;
@@ -77,6 +82,7 @@ private:
   };
 
   const llvm::LoopInfo &LI;
+  const llvm::DenseMap<const llvm::Loop *, llvm::Value *> &KnownExits;
   llvm::DenseMap<const llvm::Loop *, Counters> Loops;
   llvm::DenseMap<std::pair<llvm::BasicBlock *, const llvm::Loop *>,
                  llvm::PHINode *>

@@ -11,8 +11,9 @@
 // available there, or cached by the forward pass in an array indexed by the
 // iteration.
 //
-// The plan chooses the set of cached values of least size: a minimum vertex
-// cut (MinCut.h) between the values that cannot be recomputed (phis, loads
+// The plan chooses the set of cached values of least size (bytes weighted
+// by loop depth, since a value of an inner loop is stored more often than
+// one of the loop around it): a minimum vertex cut (MinCut.h) between the values that cannot be recomputed (phis, loads
 // of memory the function overwrites, calls) and the values the reverse pass
 // needs, through the instructions that can be recomputed from their
 // operands. Loop-invariant values and the canonical induction variables
@@ -40,7 +41,8 @@ class raw_ostream;
 namespace adjoint {
 
 /// Loads whose memory nothing in \p F may write (by \p AA): the reverse pass
-/// can load them again instead of caching them.
+/// can load them again instead of caching them. Calls to the math functions
+/// of the rule table write only errno, an int, and do not count.
 llvm::SmallPtrSet<const llvm::LoadInst *, 16>
 findReloadableLoads(llvm::Function &F, llvm::AAResults &AA);
 
