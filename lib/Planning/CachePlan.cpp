@@ -136,15 +136,35 @@ CachePlan::CachePlan(ArrayRef<Instruction *> Needed, const LoopInfo &LI,
   std::optional<SmallVector<unsigned, 8>> Cut = Graph.solve();
   assert(Cut && "every value can be cached");
   DenseSet<unsigned> InCut(Cut->begin(), Cut->end());
-  for (auto [I, N] : Nodes) {
+  // Cached: the cut. Recomputed: what a needed value is computed from
+  // without going through the cut. Values beyond the cut are not needed.
+  SmallVector<Instruction *, 16> Reached;
+  DenseSet<Instruction *> Seen;
+  for (Instruction *I : Needed)
+    if (Nodes.count(I) && Seen.insert(I).second)
+      Reached.push_back(I);
+  while (!Reached.empty()) {
+    Instruction *I = Reached.pop_back_val();
     const Loop *L = LI.getLoopFor(I->getParent());
-    if (InCut.contains(N))
+    if (InCut.contains(Nodes.lookup(I))) {
       Plans.insert({I, {ValuePlan::Cache, L,
-                        I->getModule()->getDataLayout().getTypeStoreSize(
-                            I->getType())}});
-    else
-      Plans.insert({I, {ValuePlan::Recompute, L, 0}});
+                        I->getDataLayout().getTypeAllocSize(I->getType())}});
+      continue;
+    }
+    Plans.insert({I, {ValuePlan::Recompute, L, 0}});
+    for (Value *Op : I->operands())
+      if (auto *OpI = dyn_cast<Instruction>(Op);
+          OpI && Nodes.count(OpI) && Seen.insert(OpI).second)
+        Reached.push_back(OpI);
   }
+  // The function's order, for whoever lists the plan.
+  if (Plans.empty())
+    return;
+  MapVector<Instruction *, ValuePlan> Ordered;
+  for (Instruction &I : instructions(*Plans.front().first->getFunction()))
+    if (auto It = Plans.find(&I); It != Plans.end())
+      Ordered.insert(*It);
+  Plans = std::move(Ordered);
 }
 
 const ValuePlan *CachePlan::lookup(const Instruction *I) const {

@@ -51,15 +51,25 @@ private:
   SmallVector<Instruction *, 16> collectNeeded() const;
   Value *provide(Instruction *D, Instruction *Before);
   Value *recompute(Instruction *D, Instruction *Before);
-  void emitAllocation(const Loop &L, ArrayRef<Instruction *> Values);
+  /// The address of \p V's element in the record of iteration \p Index.
+  Value *elementAddress(Instruction *V, Value *Index, IRBuilderBase &B);
+  void emitAllocation(const Loop &L);
   void emitStore(Instruction *V, const Loop &L);
   void emitFrees();
 
   const ReverseCode &Code;
   CachePlan Plan;
   IRBuilder<> Entry;
-  /// The slot holding each cached value's array.
-  MapVector<Instruction *, AllocaInst *> Buffers;
+  /// Each loop's cache: one array of records, a record per iteration
+  /// holding every value the loop caches (one allocation per loop, and the
+  /// values of an iteration side by side).
+  struct LoopCache {
+    AllocaInst *Slot;    ///< Holds the array.
+    uint64_t RecordSize; ///< A multiple of every element's alignment.
+    SmallVector<Instruction *, 4> Values;
+  };
+  MapVector<const Loop *, LoopCache> Caches;
+  DenseMap<const Instruction *, uint64_t> Offsets; ///< Within the record.
   /// What each reverse block already obtained.
   DenseMap<std::pair<BasicBlock *, Instruction *>, Value *> Provided;
   /// Growth checks, split into branches once everything else is emitted.
@@ -82,12 +92,40 @@ SmallVector<Instruction *, 16> PrimalValueProvider::collectNeeded() const {
 }
 
 void PrimalValueProvider::createBuffers() {
+  for (Instruction *V : Plan.cachedValues())
+    Caches[Plan.lookup(V)->InLoop].Values.push_back(V);
   PointerType *Ptr = Entry.getPtrTy();
-  for (Instruction *V : Plan.cachedValues()) {
-    AllocaInst *Slot = Entry.CreateAlloca(Ptr, nullptr, V->getName() + ".cache");
-    Entry.CreateStore(ConstantPointerNull::get(Ptr), Slot);
-    Buffers[V] = Slot;
+  for (auto &[L, Cache] : Caches) {
+    // Most aligned first: the record needs no padding between elements.
+    SmallVector<std::pair<Instruction *, unsigned>, 4> Ordered;
+    for (Instruction *V : Cache.Values)
+      Ordered.push_back({V, Ordered.size()});
+    llvm::sort(Ordered, [](const auto &A, const auto &B) {
+      Align AA = cacheAlign(*A.first), BA = cacheAlign(*B.first);
+      return AA != BA ? AA > BA : A.second < B.second;
+    });
+    for (unsigned I = 0; I != Ordered.size(); ++I)
+      Cache.Values[I] = Ordered[I].first;
+    uint64_t Size = 0;
+    for (Instruction *V : Cache.Values) {
+      Offsets[V] = alignTo(Size, cacheAlign(*V));
+      Size = Offsets[V] + V->getDataLayout().getTypeAllocSize(V->getType());
+    }
+    Cache.RecordSize = alignTo(Size, cacheAlign(*Cache.Values.front()));
+    Cache.Slot = Entry.CreateAlloca(
+        Ptr, nullptr,
+        "cache." + L->getHeader()->getName());
+    Entry.CreateStore(ConstantPointerNull::get(Ptr), Cache.Slot);
   }
+}
+
+Value *PrimalValueProvider::elementAddress(Instruction *V, Value *Index,
+                                           IRBuilderBase &B) {
+  const LoopCache &Cache = Caches.find(Plan.lookup(V)->InLoop)->second;
+  Value *Array = B.CreateLoad(B.getPtrTy(), Cache.Slot);
+  Value *Byte = B.CreateAdd(B.CreateMul(Index, B.getInt64(Cache.RecordSize)),
+                            B.getInt64(Offsets.lookup(V)));
+  return B.CreateInBoundsGEP(B.getInt8Ty(), Array, Byte);
 }
 
 bool PrimalValueProvider::rewriteUses() {
@@ -124,9 +162,8 @@ Value *PrimalValueProvider::provide(Instruction *D, Instruction *Before) {
     V = Code.Loops.reverseIteration(*P->InLoop, B);
     break;
   case ValuePlan::Cache: {
-    Value *Buffer = B.CreateLoad(B.getPtrTy(), Buffers.lookup(D));
-    Value *Element = B.CreateInBoundsGEP(
-        D->getType(), Buffer, Code.Loops.reverseIndex(*P->InLoop, B));
+    Value *Element =
+        elementAddress(D, Code.Loops.reverseIndex(*P->InLoop, B), B);
     V = B.CreateAlignedLoad(D->getType(), Element, cacheAlign(*D),
                             D->getName() + ".cached");
     break;
@@ -153,12 +190,9 @@ Value *PrimalValueProvider::recompute(Instruction *D, Instruction *Before) {
 }
 
 void PrimalValueProvider::emitCaches() {
-  MapVector<const Loop *, SmallVector<Instruction *, 4>> ByLoop;
-  for (auto [V, Slot] : Buffers)
-    ByLoop[Plan.lookup(V)->InLoop].push_back(V);
-  for (auto &[L, Values] : ByLoop) {
-    emitAllocation(*L, Values);
-    for (Instruction *V : Values)
+  for (auto &[L, Cache] : Caches) {
+    emitAllocation(*L);
+    for (Instruction *V : Cache.Values)
       emitStore(V, *L);
   }
   // Split the growth checks last: they change the forward blocks.
@@ -174,24 +208,21 @@ void PrimalValueProvider::emitCaches() {
 }
 
 /// One allocation at the loop's entry when its trip count is known there;
-/// otherwise arrays that double whenever the iteration reaches their
+/// otherwise an array that doubles whenever the iteration reaches its
 /// capacity (O(log N) reallocations for N iterations).
-void PrimalValueProvider::emitAllocation(const Loop &L,
-                                         ArrayRef<Instruction *> Values) {
+void PrimalValueProvider::emitAllocation(const Loop &L) {
   Module &M = *Code.Grad.getParent();
-  const DataLayout &DL = M.getDataLayout();
   Type *I64 = Entry.getInt64Ty(), *Ptr = Entry.getPtrTy();
-  auto ElementSize = [&](Instruction *V) {
-    return ConstantInt::get(I64, DL.getTypeAllocSize(V->getType()));
-  };
+  const LoopCache &Cache = Caches.find(&L)->second;
+  AllocaInst *Slot = Cache.Slot;
+  Constant *RecordSize = ConstantInt::get(I64, Cache.RecordSize);
 
   if (Value *Trips = Code.TripCounts.lookup(&L)) {
     IRBuilder<> B(L.getLoopPreheader()->getTerminator());
     FunctionCallee Malloc = M.getOrInsertFunction("malloc", Ptr, I64);
-    for (Instruction *V : Values)
-      B.CreateStore(B.CreateCall(Malloc, {B.CreateMul(Trips, ElementSize(V))},
-                                 V->getName() + ".cache"),
-                    Buffers.lookup(V));
+    B.CreateStore(B.CreateCall(Malloc, {B.CreateMul(Trips, RecordSize)},
+                               Slot->getName()),
+                  Slot);
     return;
   }
   FunctionCallee Realloc = M.getOrInsertFunction("realloc", Ptr, Ptr, I64);
@@ -201,21 +232,15 @@ void PrimalValueProvider::emitAllocation(const Loop &L,
   Instruction *Index = Code.Loops.forwardIndex(L);
   auto *Full = cast<Instruction>(
       B.CreateICmpUGE(Index, B.CreateLoad(I64, Capacity), "cache.full"));
-  SmallVector<Instruction *, 4> Owned(Values);
-  Growths.push_back({Full, [this, Capacity, Owned, Ptr, I64, Realloc,
-                           ElementSize](IRBuilderBase &G) {
-    // Doubling from 64 elements: iteration I needs capacity I + 1.
+  Growths.push_back({Full, [=](IRBuilderBase &G) {
+    // Doubling from 64 records: iteration I needs capacity I + 1.
     Value *NewCapacity = G.CreateBinaryIntrinsic(
         Intrinsic::umax, G.CreateShl(G.CreateLoad(I64, Capacity), 1),
         G.getInt64(64));
     G.CreateStore(NewCapacity, Capacity);
-    for (Instruction *V : Owned) {
-      AllocaInst *Slot = Buffers.lookup(V);
-      Value *Grown = G.CreateCall(
-          Realloc, {G.CreateLoad(Ptr, Slot),
-                    G.CreateMul(NewCapacity, ElementSize(V))});
-      G.CreateStore(Grown, Slot);
-    }
+    G.CreateStore(G.CreateCall(Realloc, {G.CreateLoad(Ptr, Slot),
+                                         G.CreateMul(NewCapacity, RecordSize)}),
+                  Slot);
   }});
 }
 
@@ -226,15 +251,12 @@ void PrimalValueProvider::emitStore(Instruction *V, const Loop &L) {
              ? Code.Loops.iterationStart(L)
              : &*V->getParent()->getFirstInsertionPt();
   IRBuilder<> B(At);
-  Value *Buffer = B.CreateLoad(B.getPtrTy(), Buffers.lookup(V));
-  B.CreateAlignedStore(
-      V,
-      B.CreateInBoundsGEP(V->getType(), Buffer, Code.Loops.forwardIndex(L)),
-      cacheAlign(*V));
+  B.CreateAlignedStore(V, elementAddress(V, Code.Loops.forwardIndex(L), B),
+                       cacheAlign(*V));
 }
 
 void PrimalValueProvider::emitFrees() {
-  if (Buffers.empty())
+  if (Caches.empty())
     return;
   Module &M = *Code.Grad.getParent();
   FunctionCallee Free = M.getOrInsertFunction(
@@ -242,8 +264,8 @@ void PrimalValueProvider::emitFrees() {
   for (BasicBlock &BB : Code.Grad)
     if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator())) {
       IRBuilder<> B(Ret);
-      for (auto [V, Slot] : Buffers)
-        B.CreateCall(Free, {B.CreateLoad(B.getPtrTy(), Slot)});
+      for (auto &[L, Cache] : Caches)
+        B.CreateCall(Free, {B.CreateLoad(B.getPtrTy(), Cache.Slot)});
     }
 }
 

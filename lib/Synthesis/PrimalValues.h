@@ -11,7 +11,8 @@
 // (adjoint/Planning/CachePlan.h) which to recompute and which to cache, and
 // rewrites each use: into a recomputation in the reverse block, into a load
 // from the value's cache, or (for a canonical induction variable) into the
-// reverse pass's own iteration count. It then emits the caches: arrays
+// reverse pass's own iteration count. It then emits the caches: one array
+// per loop, of one record per iteration holding the loop's cached values,
 // allocated once when the trip count is known at the loop's entry and grown
 // by doubling otherwise, filled by the forward pass, freed at the end.
 //

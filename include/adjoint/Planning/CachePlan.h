@@ -55,7 +55,8 @@ struct ValuePlan {
   };
   KindType Kind;
   const llvm::Loop *InLoop; ///< The innermost loop that defines it.
-  uint64_t Bytes;           ///< Per iteration of InLoop, for Cache.
+  uint64_t Bytes;           ///< Per iteration of InLoop, for Cache (the
+                            ///< type's allocation size, as in an array).
 };
 
 class CachePlan {
@@ -69,10 +70,11 @@ public:
   CachePlan(llvm::ArrayRef<llvm::Instruction *> Needed,
             const llvm::LoopInfo &LI, RecomputePredicate CanRecompute);
 
-  /// The plan for \p I; null for values outside loops (always available).
+  /// The plan for \p I; null for values outside loops (always available)
+  /// and for values that nothing needed is recomputed from.
   const ValuePlan *lookup(const llvm::Instruction *I) const;
 
-  /// The cached values, in the order the plan met them.
+  /// The cached values, in the function's order.
   llvm::SmallVector<llvm::Instruction *, 8> cachedValues() const;
 
   /// Bytes cached per iteration of \p L (by values defined directly in it).
