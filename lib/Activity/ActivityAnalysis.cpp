@@ -74,6 +74,12 @@ void ActivityInfo::propagateVaried(ArrayRef<ArgActivity> Args) {
           markMemoryVaried(MT->getRawDest(), MarkVaried);
         continue;
       }
+      if (const auto *II = dyn_cast<IntrinsicInst>(U);
+          II && II->getIntrinsicID() == Intrinsic::masked_store) {
+        if (II->getArgOperand(0) == V)
+          markMemoryVaried(II->getArgOperand(1), MarkVaried);
+        continue;
+      }
       if (const auto *I = dyn_cast<Instruction>(U)) {
         // A pointer that may point to varied memory or elsewhere: the other
         // memory is read and written through it too, so it needs a shadow.
@@ -115,6 +121,13 @@ void ActivityInfo::propagateUseful() {
       if (Varied.contains(SI->getPointerOperand())) {
         MarkUseful(SI->getValueOperand());
         MarkUseful(SI->getPointerOperand());
+      }
+    } else if (const auto *II = dyn_cast<IntrinsicInst>(&I);
+               II && II->getIntrinsicID() == Intrinsic::masked_store) {
+      // The same for the lanes a vectorized conditional store writes.
+      if (Varied.contains(II->getArgOperand(1))) {
+        MarkUseful(II->getArgOperand(0));
+        MarkUseful(II->getArgOperand(1));
       }
     } else if (const auto *MI = dyn_cast<MemIntrinsic>(&I)) {
       // Overwritten the same way, so its shadow must be consumed; a copy's

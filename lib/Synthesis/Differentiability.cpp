@@ -125,6 +125,8 @@ private:
 
   void checkInstruction(const Instruction &I);
   void checkStore(const StoreInst &SI);
+  bool checkStoredValue(const Instruction &Store, const Value &Val,
+                        const Value &Ptr);
   void checkMemTransfer(const MemTransferInst &MT);
   void checkRealloc(const CallBase &Realloc);
   void checkShadowable(const Instruction &I);
@@ -262,16 +264,8 @@ void DifferentiabilityChecker::checkStore(const StoreInst &SI) {
                         ") is stored into memory that holds pointers with "
                         "shadows; this is not supported yet (pass it "
                         "enzyme_dup)");
-  if (Activity.isVaried(Val) && containsFloat(Val->getType()) &&
-      !Activity.isActive(Ptr)) {
-    const Value *Object = getUnderlyingObject(Ptr);
-    return fail(SI, "storing a value that carries a derivative into " +
-                        (isa<GlobalVariable>(Object)
-                             ? "global variable " + describeValue(*Object)
-                             : std::string("memory that has no shadow")) +
-                        " is not supported: its derivative would be lost; "
-                        "write it through an enzyme_dup pointer instead");
-  }
+  if (!checkStoredValue(SI, *Val, *Ptr))
+    return;
   // Bytes copied through an integer may be the bits of a float that
   // carries a derivative; unless the type analysis knows they are integers
   // (an int field), the copy would drop it.
@@ -280,6 +274,24 @@ void DifferentiabilityChecker::checkStore(const StoreInst &SI) {
       !Types.queryAccess(SI).isNonFloat())
     fail(SI, "memory that may hold derivatives is copied through integer "
              "loads and stores; this cannot be differentiated yet");
+}
+
+/// A value carrying a derivative must be stored where a shadow can take
+/// its derivative. Returns false after reporting if not.
+bool DifferentiabilityChecker::checkStoredValue(const Instruction &Store,
+                                                const Value &Val,
+                                                const Value &Ptr) {
+  if (!Activity.isVaried(&Val) || !containsFloat(Val.getType()) ||
+      Activity.isActive(&Ptr))
+    return true;
+  const Value *Object = getUnderlyingObject(&Ptr);
+  fail(Store, "storing a value that carries a derivative into " +
+                  (isa<GlobalVariable>(Object)
+                       ? "global variable " + describeValue(*Object)
+                       : std::string("memory that has no shadow")) +
+                  " is not supported: its derivative would be lost; "
+                  "write it through an enzyme_dup pointer instead");
+  return false;
 }
 
 /// Functions that only print or report what they are given: a derivative
@@ -309,6 +321,16 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
   // Heap blocks get shadow blocks; freeing one is not a data flow.
   if (isAllocation(Call) || isDeallocation(Call))
     return;
+  // The vectorizers' conditional loads and stores: reversed lane by lane
+  // like loads and stores.
+  if (const auto *II = dyn_cast<IntrinsicInst>(&Call)) {
+    if (II->getIntrinsicID() == Intrinsic::masked_load)
+      return;
+    if (II->getIntrinsicID() == Intrinsic::masked_store) {
+      checkStoredValue(Call, *II->getArgOperand(0), *II->getArgOperand(1));
+      return;
+    }
+  }
   if (isReallocation(Call))
     return checkRealloc(Call);
   if (Call.isInlineAsm())

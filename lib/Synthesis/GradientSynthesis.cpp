@@ -120,6 +120,8 @@ private:
   void reverseInstruction(Instruction &I, IRBuilder<> &B);
   void reverseLoad(LoadInst &LI, Value *Adjoint, IRBuilder<> &B);
   void reverseStore(StoreInst &SI, IRBuilder<> &B);
+  void reverseMaskedLoad(IntrinsicInst &Load, Value *Adjoint, IRBuilder<> &B);
+  void reverseMaskedStore(IntrinsicInst &Store, IRBuilder<> &B);
   void reverseMemSet(MemSetInst &MS, IRBuilder<> &B);
   void mirrorPointerCopies();
   void reverseAllocation(CallBase &Alloc, IRBuilder<> &B);
@@ -336,6 +338,12 @@ void ReverseModeBuilder::reverseBlock(BasicBlock &Forward) {
       reverseAllocation(*Call, B);
       continue;
     }
+    if (auto *II = dyn_cast<IntrinsicInst>(&I);
+        II && II->getIntrinsicID() == Intrinsic::masked_store) {
+      if (isActive(II->getArgOperand(1)))
+        reverseMaskedStore(*II, B);
+      continue;
+    }
     if (isa<PHINode>(I) || I.isTerminator() || !isActive(&I) ||
         I.getType()->isPointerTy())
       continue;
@@ -353,6 +361,9 @@ void ReverseModeBuilder::reverseInstruction(Instruction &I, IRBuilder<> &B) {
 
   if (auto *LI = dyn_cast<LoadInst>(&I))
     return reverseLoad(*LI, Adjoint, B);
+  if (auto *II = dyn_cast<IntrinsicInst>(&I);
+      II && II->getIntrinsicID() == Intrinsic::masked_load)
+    return reverseMaskedLoad(*II, Adjoint, B);
   if (isDataMovement(I)) {
     emitTransposedMovement(I, Adjoint, B, [&](unsigned Idx, Value *Share) {
       if (isActive(I.getOperand(Idx)))
@@ -383,6 +394,44 @@ void ReverseModeBuilder::reverseLoad(LoadInst &LI, Value *Adjoint,
   Value *Shadow = Shadows.shadowOf(LI.getPointerOperand());
   Value *Old = B.CreateAlignedLoad(LI.getType(), Shadow, LI.getAlign());
   B.CreateAlignedStore(addAdjoints(B, Old, Adjoint), Shadow, LI.getAlign());
+}
+
+/// The reverse of `V = masked.load(P, Mask, Passthru)`: the lanes read
+/// from memory add to its shadow, the others to Passthru's adjoint.
+void ReverseModeBuilder::reverseMaskedLoad(IntrinsicInst &Load,
+                                           Value *Adjoint, IRBuilder<> &B) {
+  Value *Ptr = Load.getArgOperand(0), *Mask = Load.getArgOperand(2),
+        *Passthru = Load.getArgOperand(3);
+  Align Alignment = cast<ConstantInt>(Load.getArgOperand(1))->getAlignValue();
+  Type *Ty = Load.getType();
+  Value *Zero = Constant::getNullValue(Ty);
+  if (isActive(Ptr)) {
+    Value *Shadow = Shadows.shadowOf(Ptr);
+    Value *Old = B.CreateMaskedLoad(Ty, Shadow, Alignment, Mask, Zero);
+    B.CreateMaskedStore(addAdjoints(B, Old, Adjoint), Shadow, Alignment,
+                        Mask);
+  }
+  if (isActive(Passthru))
+    addToAdjoint(Passthru, B.CreateSelect(Mask, Zero, Adjoint), B);
+}
+
+/// The reverse of `masked.store(V, P, Mask)`: the lanes written hand their
+/// shadows to V and are consumed, as for a store.
+void ReverseModeBuilder::reverseMaskedStore(IntrinsicInst &Store,
+                                            IRBuilder<> &B) {
+  Value *Val = Store.getArgOperand(0), *Ptr = Store.getArgOperand(1),
+        *Mask = Store.getArgOperand(3);
+  Align Alignment = cast<ConstantInt>(Store.getArgOperand(2))->getAlignValue();
+  Type *Ty = Val->getType();
+  if (Ty->isPtrOrPtrVectorTy())
+    return;
+  B.SetCurrentDebugLocation(Store.getDebugLoc());
+  Value *Shadow = Shadows.shadowOf(Ptr);
+  Value *Zero = Constant::getNullValue(Ty);
+  if (isActive(Val))
+    addToAdjoint(Val, B.CreateMaskedLoad(Ty, Shadow, Alignment, Mask, Zero),
+                 B);
+  B.CreateMaskedStore(Zero, Shadow, Alignment, Mask);
 }
 
 /// The reverse of `*P = V` hands the adjoint held in the shadow of *P to V,
