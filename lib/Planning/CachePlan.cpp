@@ -33,8 +33,16 @@ SmallPtrSet<const LoadInst *, 16> findReloadableLoads(Function &F,
     else if (I.mayWriteToMemory() && !findRule(I))
       Writers.push_back(&I);
   }
+  // Loads times writers alias queries: bounded, so that huge functions
+  // stay cheap to compile. Loads beyond the budget are cached (correct,
+  // only larger).
+  constexpr uint64_t QueryBudget = 1 << 21;
+  uint64_t Queries = 0;
   SmallPtrSet<const LoadInst *, 16> Reloadable;
   for (const LoadInst *LI : Loads) {
+    Queries += Writers.size();
+    if (Queries > QueryBudget)
+      break;
     MemoryLocation Loc = MemoryLocation::get(LI);
     if (none_of(Writers, [&](const Instruction *W) {
           return isModSet(AA.getModRefInfo(W, Loc));
