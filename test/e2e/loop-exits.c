@@ -12,6 +12,7 @@
 // RUN: %clang-adjoint -O2 %s -o %t2 -lm && %t2
 // RUN: %clang-adjoint -O3 %s -o %t3 -lm && %t3
 // RUN: %clang-adjoint -O2 -g %s -o %tg -lm && %tg
+// RUN: %clang-adjoint -O2 -g %s -o %tg -lm && %tg
 #include "gradcheck.h"
 
 extern int enzyme_dup, enzyme_const, enzyme_out;
