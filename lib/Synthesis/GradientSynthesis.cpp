@@ -183,7 +183,8 @@ private:
   DominatorTree DT;
   LoopInfo LI;
   std::optional<ReverseLoops> Loops;
-  /// Trip counts of top-level loops, computed in their preheaders.
+  /// How many iterations loops run over the call (an upper bound), computed
+  /// in the preheaders of their outermost loops.
   DenseMap<const Loop *, Value *> TripCounts;
   /// The iteration in which the forward pass leaves a loop, computed in its
   /// exit block, where SCEV knows it.
@@ -259,8 +260,8 @@ bool ReverseModeBuilder::build() {
   return true;
 }
 
-/// Loops whose trip count is known when they are entered get their caches
-/// in one allocation. Only top-level loops: they run at most once per call.
+/// Loops whose iterations over the whole call are known (bounded) when
+/// their outermost loop is entered get their caches in one allocation.
 /// Expanded first, before the forward blocks change.
 void ReverseModeBuilder::findTripCounts() {
   if (LI.empty())
@@ -286,16 +287,25 @@ void ReverseModeBuilder::findTripCounts() {
       ExitIterations[L] = Expander.expandCodeFor(
           SE.getNoopOrZeroExtend(Backedges, I64), I64, At);
   }
-  for (Loop *L : LI) {
-    // An upper bound is enough, and exists for loops that exit early.
+  // How many iterations a loop runs over the whole call, at most, computed
+  // at the entry of its outermost loop: the product of the trip counts of
+  // the loop and the loops around it (a rectangular nest). An upper bound
+  // is enough, and exists for loops that exit early.
+  DenseMap<const Loop *, const SCEV *> Totals;
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    Loop *Outermost = L->getOutermostLoop();
+    Instruction *At = Outermost->getLoopPreheader()->getTerminator();
     const SCEV *Backedges = SE.getSymbolicMaxBackedgeTakenCount(L);
-    Instruction *At = L->getLoopPreheader()->getTerminator();
-    if (isa<SCEVCouldNotCompute>(Backedges) ||
+    const SCEV *Outer =
+        L == Outermost ? SE.getOne(I64) : Totals.lookup(L->getParentLoop());
+    if (!Outer || isa<SCEVCouldNotCompute>(Backedges) ||
+        !SE.isLoopInvariant(Backedges, Outermost) ||
         !Expander.isSafeToExpandAt(Backedges, At))
       continue;
-    const SCEV *Trips = SE.getAddExpr(SE.getNoopOrZeroExtend(Backedges, I64),
-                                      SE.getOne(I64));
-    TripCounts[L] = Expander.expandCodeFor(Trips, I64, At);
+    Totals[L] = SE.getMulExpr(
+        Outer, SE.getAddExpr(SE.getNoopOrZeroExtend(Backedges, I64),
+                             SE.getOne(I64)));
+    TripCounts[L] = Expander.expandCodeFor(Totals[L], I64, At);
   }
   Expander.clear();
 }

@@ -207,7 +207,8 @@ void PrimalValueProvider::emitCaches() {
   emitFrees();
 }
 
-/// One allocation at the loop's entry when its trip count is known there;
+/// One allocation at the entry of the loop's nest when the nest's trip
+/// counts are known there;
 /// otherwise an array that doubles whenever the iteration reaches its
 /// capacity (O(log N) reallocations for N iterations).
 void PrimalValueProvider::emitAllocation(const Loop &L) {
@@ -218,7 +219,7 @@ void PrimalValueProvider::emitAllocation(const Loop &L) {
   Constant *RecordSize = ConstantInt::get(I64, Cache.RecordSize);
 
   if (Value *Trips = Code.TripCounts.lookup(&L)) {
-    IRBuilder<> B(L.getLoopPreheader()->getTerminator());
+    IRBuilder<> B(L.getOutermostLoop()->getLoopPreheader()->getTerminator());
     FunctionCallee Malloc = M.getOrInsertFunction("malloc", Ptr, I64);
     B.CreateStore(B.CreateCall(Malloc, {B.CreateMul(Trips, RecordSize)},
                                Slot->getName()),

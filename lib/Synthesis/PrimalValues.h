@@ -47,7 +47,8 @@ struct ReverseCode {
   /// For each block of the reverse pass, the forward block it reverses.
   const llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> &Mirrors;
   ReverseLoops &Loops;
-  /// Trip counts known at the entry of top-level loops, in their preheaders.
+  /// Iterations of loops over the call (upper bounds) known at the entry of
+  /// their outermost loops, computed in those loops' preheaders.
   const llvm::DenseMap<const llvm::Loop *, llvm::Value *> &TripCounts;
 };
 

@@ -1,0 +1,57 @@
+; A rectangular nest: the inner loop runs m times in each of the n outer
+; iterations, both known at the nest's entry. Its cache (sin is not
+; recomputed) is one array of n * m records, allocated once before the
+; nest, never grown, freed at the end.
+; RUN: %opt-adjoint -passes='print<adjoint-plan>' -disable-output %s | FileCheck %s --check-prefix=PLAN
+; RUN: %opt-adjoint -passes='adjoint<O0>' -S %s | FileCheck %s --check-prefix=IR
+
+@enzyme_const = external global i32
+declare double @__enzyme_autodiff(ptr, ...)
+declare double @sin(double)
+
+define double @nest(double %a, i64 %n, i64 %m) {
+entry:
+  br label %outer
+outer:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %outer.latch ]
+  %s = phi double [ %a, %entry ], [ %t.last, %outer.latch ]
+  br label %inner
+inner:
+  %j = phi i64 [ 0, %outer ], [ %j.next, %inner ]
+  %t = phi double [ %s, %outer ], [ %t.next, %inner ]
+  %sn = call double @sin(double %t)
+  %t.next = fmul double %sn, %a
+  %j.next = add i64 %j, 1
+  %jdone = icmp uge i64 %j.next, %m
+  br i1 %jdone, label %outer.latch, label %inner
+outer.latch:
+  %t.last = phi double [ %t.next, %inner ]
+  %i.next = add i64 %i, 1
+  %done = icmp uge i64 %i.next, %n
+  br i1 %done, label %exit, label %outer
+exit:
+  ret double %t.last
+}
+
+define double @caller(double %a, i64 %n, i64 %m) {
+  %c = load i32, ptr @enzyme_const
+  %g = call double (ptr, ...) @__enzyme_autodiff(ptr @nest, double %a, i32 %c, i64 %n, i32 %c, i64 %m)
+  ret double %g
+}
+
+; The exits of both loops are recomputed from their trip counts.
+; PLAN:      loop %inner (depth 2): cache 16 bytes per iteration
+; PLAN-DAG:    double %t = phi: cache 8 bytes
+; PLAN-DAG:    double %sn = call: cache 8 bytes
+; PLAN-NOT:  exit.iteration
+
+; IR-LABEL: define internal double @nest.adjoint.grad(
+; IR:       entry:
+; IR:         [[TOTAL:%.*]] = mul i64
+; IR:         [[BYTES:%.*]] = shl i64 [[TOTAL]], 4
+; IR-NEXT:    call ptr @malloc(i64 [[BYTES]])
+; IR-NOT:     @malloc(
+; IR-NOT:     @realloc(
+; IR:         call void @free(
+; IR-NOT:     @free(
+; IR:         ret double
