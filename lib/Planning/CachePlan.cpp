@@ -38,6 +38,10 @@ SmallPtrSet<const LoadInst *, 16> findReloadableLoads(Function &F,
   // only larger).
   constexpr uint64_t QueryBudget = 1 << 21;
   uint64_t Queries = 0;
+  // Across iterations: x[i] stored in one iteration is x[i-1] loaded in
+  // another, though the two never alias within one.
+  BatchAAResults BatchAA(AA);
+  BatchAA.enableCrossIterationMode();
   SmallPtrSet<const LoadInst *, 16> Reloadable;
   for (const LoadInst *LI : Loads) {
     Queries += Writers.size();
@@ -45,7 +49,7 @@ SmallPtrSet<const LoadInst *, 16> findReloadableLoads(Function &F,
       break;
     MemoryLocation Loc = MemoryLocation::get(LI);
     if (none_of(Writers, [&](const Instruction *W) {
-          return isModSet(AA.getModRefInfo(W, Loc));
+          return isModSet(BatchAA.getModRefInfo(W, Loc));
         }))
       Reloadable.insert(LI);
   }
