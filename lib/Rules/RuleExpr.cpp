@@ -200,11 +200,12 @@ Expr cosh(const Expr &A) {
   return Expr(A.builder(), callLibm(A.builder(), "cosh", A.value()));
 }
 
-Expr pow(const Expr &A, const Expr &B) {
-  if (B.isConstant(1.0))
-    return A;
-  if (B.isConstant(0.0))
-    return A.constant(1.0);
+Expr pow(const Expr &LHS, const Expr &RHS) {
+  if (RHS.isConstant(1.0))
+    return LHS;
+  if (RHS.isConstant(0.0))
+    return LHS.constant(1.0);
+  auto [A, B] = broadcast(LHS, RHS);
   return Expr(A.builder(), A.builder().CreateBinaryIntrinsic(
                                Intrinsic::pow, A.value(), B.value()));
 }
@@ -261,8 +262,11 @@ Expr firstLaneEqualTo(const Expr &A, const Expr &S) {
 }
 
 Expr toFloat(const Expr &Int, const Expr &Like) {
-  return Expr(Int.builder(),
-              Int.builder().CreateSIToFP(Int.value(), Like.type()));
+  // A scalar integer (powi's exponent of a vector) converts to a scalar,
+  // which formulas broadcast.
+  Type *To = Int.type()->isVectorTy() ? Like.type()
+                                      : Like.type()->getScalarType();
+  return Expr(Int.builder(), Int.builder().CreateSIToFP(Int.value(), To));
 }
 
 } // namespace rules

@@ -208,7 +208,8 @@ void PrimalValueProvider::emitCaches() {
 }
 
 /// One allocation at the entry of the loop's nest when the nest's trip
-/// counts are known there;
+/// counts are known there (for inner loops, a size that the growth check
+/// below still guards);
 /// otherwise an array that doubles whenever the iteration reaches its
 /// capacity (O(log N) reallocations for N iterations).
 void PrimalValueProvider::emitAllocation(const Loop &L) {
@@ -218,9 +219,10 @@ void PrimalValueProvider::emitAllocation(const Loop &L) {
   AllocaInst *Slot = Cache.Slot;
   Constant *RecordSize = ConstantInt::get(I64, Cache.RecordSize);
 
-  if (Value *Trips = Code.TripCounts.lookup(&L)) {
-    IRBuilder<> B(L.getOutermostLoop()->getLoopPreheader()->getTerminator());
-    FunctionCallee Malloc = M.getOrInsertFunction("malloc", Ptr, I64);
+  Value *Trips = Code.TripCounts.lookup(&L);
+  FunctionCallee Malloc = M.getOrInsertFunction("malloc", Ptr, I64);
+  if (Trips && L.isOutermost()) {
+    IRBuilder<> B(L.getLoopPreheader()->getTerminator());
     B.CreateStore(B.CreateCall(Malloc, {B.CreateMul(Trips, RecordSize)},
                                Slot->getName()),
                   Slot);
@@ -229,6 +231,21 @@ void PrimalValueProvider::emitAllocation(const Loop &L) {
   FunctionCallee Realloc = M.getOrInsertFunction("realloc", Ptr, Ptr, I64);
   AllocaInst *Capacity = Entry.CreateAlloca(I64, nullptr, "cache.capacity");
   Entry.CreateStore(ConstantInt::get(I64, 0), Capacity);
+  if (Trips) {
+    // An inner loop's count is computed before the nest, where the guard
+    // that protects its entry has not been tested: if the loop never runs,
+    // the count can be garbage (n - 2 for n = 1). Such counts are huge, so
+    // only a plausible one sizes the array; the growth check stays.
+    constexpr uint64_t MaxPlausible = uint64_t(1) << 26;
+    IRBuilder<> B(L.getOutermostLoop()->getLoopPreheader()->getTerminator());
+    Value *Plausible = B.CreateSelect(
+        B.CreateICmpULE(Trips, B.getInt64(MaxPlausible)), Trips,
+        B.getInt64(0));
+    B.CreateStore(Plausible, Capacity);
+    B.CreateStore(B.CreateCall(Malloc, {B.CreateMul(Plausible, RecordSize)},
+                               Slot->getName()),
+                  Slot);
+  }
   IRBuilder<> B(Code.Loops.iterationStart(L));
   Instruction *Index = Code.Loops.forwardIndex(L);
   auto *Full = cast<Instruction>(
