@@ -92,14 +92,18 @@ bool isCanonicalIV(const Instruction &I, const Loop &L) {
   return getCanonicalIV(L) == &I;
 }
 
+/// The bytes an element of \p I's cache array takes.
+uint64_t cachedBytes(const Instruction &I) {
+  return I.getDataLayout().getTypeAllocSize(I.getType());
+}
+
 /// What caching \p I costs, in bytes weighted by how often it is stored:
 /// a value of an inner loop is stored once per iteration of every loop
 /// around it. Trip counts are unknown here, so each level counts as 64
 /// iterations (and depths beyond 6 as 6, which keeps sums far from
 /// VertexCut::Infinite).
 uint64_t cachingCost(const Instruction &I, const Loop &L) {
-  uint64_t Bytes = I.getDataLayout().getTypeStoreSize(I.getType());
-  return Bytes << (6 * std::min(L.getLoopDepth(), 6u));
+  return cachedBytes(I) << (6 * std::min(L.getLoopDepth(), 6u));
 }
 
 } // namespace
@@ -113,12 +117,8 @@ CachePlan::CachePlan(ArrayRef<Instruction *> Needed, const LoopInfo &LI,
   SmallVector<Instruction *, 16> Worklist;
   auto NodeOf = [&](Instruction *I) -> std::optional<unsigned> {
     const Loop *L = LI.getLoopFor(I->getParent());
-    if (!L)
+    if (!L || isCanonicalIV(*I, *L))
       return std::nullopt;
-    if (isCanonicalIV(*I, *L)) {
-      Plans.insert({I, {ValuePlan::Counter, L, 0}});
-      return std::nullopt;
-    }
     auto [It, Inserted] = Nodes.try_emplace(I, 0);
     if (Inserted) {
       It->second = Graph.addNode(cachingCost(*I, *L));
@@ -149,25 +149,32 @@ CachePlan::CachePlan(ArrayRef<Instruction *> Needed, const LoopInfo &LI,
   assert(Cut && "every value can be cached");
   DenseSet<unsigned> InCut(Cut->begin(), Cut->end());
   // Cached: the cut. Recomputed: what a needed value is computed from
-  // without going through the cut. Values beyond the cut are not needed.
+  // without going through the cut. Counters: the canonical IVs on the way.
+  // Values beyond the cut are not needed.
   SmallVector<Instruction *, 16> Reached;
   DenseSet<Instruction *> Seen;
-  for (Instruction *I : Needed)
-    if (Nodes.count(I) && Seen.insert(I).second)
+  auto Reach = [&](Instruction *I) {
+    const Loop *L = LI.getLoopFor(I->getParent());
+    if (!L || !Seen.insert(I).second)
+      return;
+    if (isCanonicalIV(*I, *L))
+      Plans.insert({I, {ValuePlan::Counter, L, 0}});
+    else
       Reached.push_back(I);
+  };
+  for (Instruction *I : Needed)
+    Reach(I);
   while (!Reached.empty()) {
     Instruction *I = Reached.pop_back_val();
     const Loop *L = LI.getLoopFor(I->getParent());
     if (InCut.contains(Nodes.lookup(I))) {
-      Plans.insert({I, {ValuePlan::Cache, L,
-                        I->getDataLayout().getTypeAllocSize(I->getType())}});
+      Plans.insert({I, {ValuePlan::Cache, L, cachedBytes(*I)}});
       continue;
     }
     Plans.insert({I, {ValuePlan::Recompute, L, 0}});
     for (Value *Op : I->operands())
-      if (auto *OpI = dyn_cast<Instruction>(Op);
-          OpI && Nodes.count(OpI) && Seen.insert(OpI).second)
-        Reached.push_back(OpI);
+      if (auto *OpI = dyn_cast<Instruction>(Op))
+        Reach(OpI);
   }
   // The function's order, for whoever lists the plan.
   if (Plans.empty())
@@ -201,20 +208,9 @@ uint64_t CachePlan::cachedBytesPerIteration(const Loop *L) const {
 }
 
 void CachePlan::print(raw_ostream &OS) const {
-  // Values in the function's order.
-  DenseMap<const Instruction *, unsigned> Position;
-  if (!Plans.empty())
-    for (const Instruction &I :
-         instructions(*Plans.front().first->getFunction()))
-      Position[&I] = Position.size();
-  SmallVector<std::pair<Instruction *, ValuePlan>, 16> Sorted(Plans.begin(),
-                                                               Plans.end());
-  llvm::sort(Sorted, [&](const auto &A, const auto &B) {
-    return Position.lookup(A.first) < Position.lookup(B.first);
-  });
-  // Group by loop, loops and values in the function's order.
+  // Group by loop; Plans is in the function's order.
   SmallVector<const Loop *, 4> Loops;
-  for (const auto &[I, P] : Sorted)
+  for (const auto &[I, P] : Plans)
     if (!is_contained(Loops, P.InLoop))
       Loops.push_back(P.InLoop);
   for (const Loop *L : Loops) {
@@ -222,7 +218,7 @@ void CachePlan::print(raw_ostream &OS) const {
     L->getHeader()->printAsOperand(OS, /*PrintType=*/false);
     OS << " (depth " << L->getLoopDepth() << "): cache "
        << cachedBytesPerIteration(L) << " bytes per iteration\n";
-    for (const auto &[I, P] : Sorted) {
+    for (const auto &[I, P] : Plans) {
       if (P.InLoop != L)
         continue;
       OS << "    ";

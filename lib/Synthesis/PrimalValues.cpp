@@ -220,32 +220,32 @@ void PrimalValueProvider::emitAllocation(const Loop &L) {
   Constant *RecordSize = ConstantInt::get(I64, Cache.RecordSize);
 
   Value *Trips = Code.TripCounts.lookup(&L);
-  FunctionCallee Malloc = M.getOrInsertFunction("malloc", Ptr, I64);
-  if (Trips && L.isOutermost()) {
-    IRBuilder<> B(L.getLoopPreheader()->getTerminator());
+  AllocaInst *Capacity = nullptr;
+  if (!Trips || !L.isOutermost()) {
+    Capacity = Entry.CreateAlloca(I64, nullptr, "cache.capacity");
+    Entry.CreateStore(ConstantInt::get(I64, 0), Capacity);
+  }
+  if (Trips) {
+    IRBuilder<> B(L.getOutermostLoop()->getLoopPreheader()->getTerminator());
+    if (Capacity) {
+      // An inner loop's count is computed before the nest, where the guard
+      // that protects its entry has not been tested: if the loop never
+      // runs, the count can be garbage (n - 2 for n = 1). Such counts are
+      // huge, so only a plausible one sizes the array; the growth check
+      // stays.
+      constexpr uint64_t MaxPlausible = uint64_t(1) << 26;
+      Trips = B.CreateSelect(B.CreateICmpULE(Trips, B.getInt64(MaxPlausible)),
+                             Trips, B.getInt64(0));
+      B.CreateStore(Trips, Capacity);
+    }
+    FunctionCallee Malloc = M.getOrInsertFunction("malloc", Ptr, I64);
     B.CreateStore(B.CreateCall(Malloc, {B.CreateMul(Trips, RecordSize)},
                                Slot->getName()),
                   Slot);
+  }
+  if (!Capacity)
     return;
-  }
   FunctionCallee Realloc = M.getOrInsertFunction("realloc", Ptr, Ptr, I64);
-  AllocaInst *Capacity = Entry.CreateAlloca(I64, nullptr, "cache.capacity");
-  Entry.CreateStore(ConstantInt::get(I64, 0), Capacity);
-  if (Trips) {
-    // An inner loop's count is computed before the nest, where the guard
-    // that protects its entry has not been tested: if the loop never runs,
-    // the count can be garbage (n - 2 for n = 1). Such counts are huge, so
-    // only a plausible one sizes the array; the growth check stays.
-    constexpr uint64_t MaxPlausible = uint64_t(1) << 26;
-    IRBuilder<> B(L.getOutermostLoop()->getLoopPreheader()->getTerminator());
-    Value *Plausible = B.CreateSelect(
-        B.CreateICmpULE(Trips, B.getInt64(MaxPlausible)), Trips,
-        B.getInt64(0));
-    B.CreateStore(Plausible, Capacity);
-    B.CreateStore(B.CreateCall(Malloc, {B.CreateMul(Plausible, RecordSize)},
-                               Slot->getName()),
-                  Slot);
-  }
   IRBuilder<> B(Code.Loops.iterationStart(L));
   Instruction *Index = Code.Loops.forwardIndex(L);
   auto *Full = cast<Instruction>(
