@@ -26,6 +26,17 @@ bool mayCarryDerivative(const Type *T) {
   return containsFloat(T) || T->isPointerTy();
 }
 
+/// A call that synthesis differentiates as a call (to a function defined in
+/// the module, recursion, a function pointer) rather than by a rule: it may
+/// read and write memory through every pointer it is given. Declarations
+/// (libm, malloc, printf, ...) are judged by what is known about them.
+bool isOpaqueCall(const CallBase &Call) {
+  if (isa<IntrinsicInst>(Call) || Call.onlyReadsMemory())
+    return false;
+  const Function *Callee = Call.getCalledFunction();
+  return !Callee || !Callee->isDeclaration();
+}
+
 } // namespace
 
 SmallVector<ArgActivity, 8> defaultActivities(const Function &F) {
@@ -41,10 +52,11 @@ SmallVector<ArgActivity, 8> defaultActivities(const Function &F) {
   return Result;
 }
 
-ActivityInfo::ActivityInfo(const Function &F, ArrayRef<ArgActivity> Args)
+ActivityInfo::ActivityInfo(const Function &F, ArrayRef<ArgActivity> Args,
+                           bool ReturnIsOutput)
     : F(F) {
   propagateVaried(Args);
-  propagateUseful();
+  propagateUseful(ReturnIsOutput);
 }
 
 void ActivityInfo::propagateVaried(ArrayRef<ArgActivity> Args) {
@@ -80,6 +92,11 @@ void ActivityInfo::propagateVaried(ArrayRef<ArgActivity> Args) {
           markMemoryVaried(II->getArgOperand(1), MarkVaried);
         continue;
       }
+      if (const auto *Call = dyn_cast<CallBase>(U); Call && isOpaqueCall(*Call))
+        // The callee may store what it derives from V anywhere it can reach.
+        for (const Value *Arg : Call->args())
+          if (Arg->getType()->isPointerTy())
+            markMemoryVaried(Arg, MarkVaried);
       if (const auto *I = dyn_cast<Instruction>(U)) {
         // A pointer that may point to varied memory or elsewhere: the other
         // memory is read and written through it too, so it needs a shadow.
@@ -103,7 +120,7 @@ void ActivityInfo::markMemoryVaried(
     MarkVaried(Object);
 }
 
-void ActivityInfo::propagateUseful() {
+void ActivityInfo::propagateUseful(bool ReturnIsOutput) {
   SmallVector<const Value *, 32> Worklist;
   auto MarkUseful = [&](const Value *V) {
     if ((isa<Instruction>(V) || isa<Argument>(V)) &&
@@ -112,9 +129,19 @@ void ActivityInfo::propagateUseful() {
   };
   for (const Instruction &I : instructions(F)) {
     if (const auto *Ret = dyn_cast<ReturnInst>(&I)) {
-      if (const Value *RV = Ret->getReturnValue();
-          RV && containsFloat(RV->getType()))
+      // A returned pointer is an output too when the caller reads
+      // derivatives through it (a call kept in another gradient).
+      if (const Value *RV = Ret->getReturnValue(); RV && ReturnIsOutput)
         MarkUseful(RV);
+    } else if (const auto *Call = dyn_cast<CallBase>(&I);
+               Call && isOpaqueCall(*Call)) {
+      // Like a store: what the callee writes into memory that carries
+      // derivatives may be an output, and may come from any argument.
+      if (any_of(Call->args(), [&](const Use &Arg) {
+            return Arg->getType()->isPointerTy() && Varied.contains(Arg.get());
+          }))
+        for (const Value *Arg : Call->args())
+          MarkUseful(Arg);
     } else if (const auto *SI = dyn_cast<StoreInst>(&I)) {
       // Memory that carries derivatives is an output: its shadow holds a
       // seed, whatever is stored there receives it.
@@ -168,7 +195,9 @@ void ActivityInfo::print(raw_ostream &OS) const {
 PreservedAnalyses ActivityPrinterPass::run(Function &F,
                                            FunctionAnalysisManager &) {
   if (!F.isDeclaration())
-    ActivityInfo(F, defaultActivities(F)).print(OS);
+    ActivityInfo(F, defaultActivities(F),
+                 containsFloat(F.getReturnType()))
+        .print(OS);
   return PreservedAnalyses::all();
 }
 

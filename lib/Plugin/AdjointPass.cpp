@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "adjoint/Plugin/AdjointPass.h"
+#include "DerivativeSet.h"
 
 #include "adjoint/Activity/ActivityAnalysis.h"
 #include "adjoint/Frontend/AutodiffRequest.h"
@@ -39,55 +40,6 @@ static cl::opt<bool> PrintAfter("adjoint-print-after", cl::Hidden,
 namespace adjoint {
 
 namespace {
-
-/// One gradient function per (function, activity pattern).
-using GradientKey = std::pair<Function *, SmallVector<ArgActivity, 8>>;
-
-struct KeyLess {
-  bool operator()(const GradientKey &A, const GradientKey &B) const {
-    if (A.first != B.first)
-      return A.first < B.first;
-    return std::lexicographical_compare(A.second.begin(), A.second.end(),
-                                        B.second.begin(), B.second.end());
-  }
-};
-
-/// Runs the stages for one request.
-Function *buildGradient(const AutodiffRequest &R, FunctionAnalysisManager &FAM,
-                        raw_ostream *PlanOut) {
-  SmallVector<ArgActivity, 8> Activities = R.activities();
-  Function *Primal = cloneForDifferentiation(*R.Fn, FAM);
-  // What the caller did with the memory it passes (how it filled it)
-  // seeds what the clone's own accesses say. The caller's own calls are not
-  // followed: that is all the seeding needs, and keeps this cheap however
-  // large the caller's call graph is.
-  TypeAnalyzer CallerAnalyzer;
-  CallerAnalyzer.setFollowCalls(false);
-  const FunctionTypeInfo &CallerTypes =
-      CallerAnalyzer.analyze(*R.Call->getFunction());
-  SmallVector<TypeTree, 8> ArgTrees;
-  for (const RequestArg &A : R.Args)
-    ArgTrees.push_back(CallerTypes.getTree(A.Primal));
-  // A fresh analyzer for the clone: synthesis consumes the clone, so no
-  // summary may outlive this request.
-  TypeAnalyzer Analyzer;
-  const FunctionTypeInfo *Types = &Analyzer.analyze(*Primal, ArgTrees);
-  if (retypeFloatAccesses(*Primal, *Types)) {
-    Analyzer.clear(); // Its summaries name values that are gone.
-    Types = &Analyzer.analyze(*Primal, ArgTrees);
-  }
-  LLVM_DEBUG(Types->print(dbgs()));
-  ActivityInfo Activity(*Primal, Activities);
-  LLVM_DEBUG(Activity.print(dbgs()));
-  auto Reloadable =
-      findReloadableLoads(*Primal, FAM.getResult<AAManager>(*Primal));
-  // Synthesis consumes the clone: nothing cached about it may survive.
-  FAM.clear(*Primal, Primal->getName());
-  GradientRequest GR{*Primal,          Activities, Activity,
-                     *Types,           R.Fn->getName(), *R.Call,
-                     Reloadable,       PlanOut};
-  return synthesizeGradient(GR, R.Fn->getName() + ".adjoint.grad");
-}
 
 /// The first function in \p Targets that \p F is or calls, directly or
 /// through other defined functions; null if none.
@@ -171,8 +123,6 @@ PreservedAnalyses AdjointPass::run(Module &M, ModuleAnalysisManager &MAM) {
 
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  std::map<GradientKey, Function *, KeyLess> Gradients;
-  SmallVector<Function *, 8> Generated;
   SmallVector<AutodiffRequest, 8> Requests;
   for (CallBase *Call : Calls) {
     if (std::optional<AutodiffRequest> R = parseAutodiffCall(*Call))
@@ -181,20 +131,15 @@ PreservedAnalyses AdjointPass::run(Module &M, ModuleAnalysisManager &MAM) {
       discardAutodiffCall(*Call);
   }
   auto CustomDerivatives = collectCustomDerivatives(M);
+  DerivativeSet Derivatives(M, FAM, PlanOut);
   for (AutodiffRequest *R : orderInnerFirst(Requests)) {
     CallBase *Call = R->Call;
     if (usesCustomDerivative(*R, CustomDerivatives)) {
       discardAutodiffCall(*Call);
       continue;
     }
-    auto [It, Inserted] =
-        Gradients.try_emplace({R->Fn, R->activities()}, nullptr);
-    if (Inserted) {
-      It->second = buildGradient(*R, FAM, PlanOut);
-      if (It->second)
-        Generated.push_back(It->second);
-    }
-    if (!It->second || !lowerAutodiffCall(*R, *It->second))
+    Function *Gradient = Derivatives.gradient(*R);
+    if (!Gradient || !lowerAutodiffCall(*R, *Gradient))
       discardAutodiffCall(*Call);
   }
 
@@ -207,7 +152,7 @@ PreservedAnalyses AdjointPass::run(Module &M, ModuleAnalysisManager &MAM) {
     Cleanup.addPass(SimplifyCFGPass());
     Cleanup.addPass(ADCEPass());
   }
-  for (Function *G : Generated) {
+  for (Function *G : Derivatives.generated()) {
     FAM.clear(*G, G->getName());
     Cleanup.run(*G, FAM);
   }

@@ -14,6 +14,7 @@
 #include "Allocations.h"
 #include "MemoryTransfer.h"
 
+#include "adjoint/Synthesis/CallDerivatives.h"
 #include "adjoint/Synthesis/GradientSynthesis.h"
 #include "adjoint/TypeAnalysis/TypeAnalysis.h"
 
@@ -339,6 +340,17 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
   if (findRule(Call))
     return;
   const Function *Callee = Call.getCalledFunction();
+  // Differentiated through the callee's own derivative functions.
+  if (isDifferentiatedAsCall(Call)) {
+    Type *RetTy = Call.getType();
+    if (ActiveResult && containsFloat(RetTy) && !RetTy->isFPOrFPVectorTy())
+      fail(Call, "'" + demangle(Callee->getName()) +
+                     "' returns a struct or array of floating-point values, "
+                     "which is not supported yet for calls that are not "
+                     "inlined (recursion); return the values through a "
+                     "pointer instead");
+    return;
+  }
   if (!ActiveResult) {
     // The result carries no derivative; one could only escape through
     // memory the callee writes.

@@ -37,6 +37,7 @@
 #include "Allocations.h"
 #include "PrimalValues.h"
 #include "ReverseLoops.h"
+#include "SplitFunction.h"
 
 #include "adjoint/Activity/ActivityAnalysis.h"
 #include "adjoint/Planning/CachePlan.h"
@@ -103,15 +104,21 @@ public:
                      ArrayRef<Argument *> OutArgs,
                      SmallPtrSet<const Argument *, 8> ActiveArgs,
                      const DenseMap<const Argument *, Value *> &ArgShadows,
-                     const CopyLayouts &Layouts)
+                     Value *ReturnAdjoint, const CopyLayouts &Layouts)
       : R(R), Grad(Grad), Activity(R.Activity),
         EntryBuilder(Grad.getContext()), ActiveArgs(std::move(ActiveArgs)),
-        OutArgs(OutArgs), Layouts(Layouts),
-        Shadows([this](const Value *V) { return isActive(V); }, ArgShadows) {}
+        OutArgs(OutArgs), ReturnAdjoint(ReturnAdjoint), Layouts(Layouts),
+        Shadows([this](const Value *V) { return isActive(V); }, ArgShadows,
+                [this](CallBase &Call) { augmentCall(Call); }) {}
 
-  /// Returns false if the primal values the reverse needs could not be
-  /// provided (an internal error).
-  bool build();
+  enum class Outcome { Built, CallFailed, Internal };
+  /// Builds the gradient; CallFailed when a kept call has no derivative
+  /// (reported), Internal when the primal values the reverse needs could
+  /// not be provided.
+  Outcome build();
+
+  /// In a split build, where the forward pass ends and the reverse begins.
+  const TurnPoint &turn() const { return Turn; }
 
 private:
   // The reverse pass.
@@ -140,6 +147,12 @@ private:
   bool isLoopExit(BasicBlock &Exiting, BasicBlock &Exit) const;
   void emitGradientReturn(IRBuilder<> &B);
 
+  // Calls kept as calls (CallDerivatives.h).
+  void augmentCall(CallBase &Call);
+  CallPattern callPattern(const CallBase &Call) const;
+  void reverseKeptCall(CallInst &Augmented, IRBuilder<> &B);
+  void createTurn();
+
   // Adjoint slots.
   AllocaInst *adjointSlot(Value *V);
   void addToAdjoint(Value *V, Value *Contribution, IRBuilder<> &B);
@@ -163,6 +176,9 @@ private:
   }
 
   bool isActive(const Value *V) const {
+    // The results of augmented calls stand for the calls' results.
+    if (const Value *Original = StandsFor.lookup(V))
+      V = Original;
     // Arguments of Grad stand for the arguments of the primal clone.
     if (const auto *A = dyn_cast<Argument>(V))
       return A->getParent() == &Grad && ActiveArgs.contains(A);
@@ -175,6 +191,9 @@ private:
   IRBuilder<> EntryBuilder; ///< Creates slots at the top of the entry block.
   SmallPtrSet<const Argument *, 8> ActiveArgs; ///< Grad's active arguments.
   SmallVector<Argument *, 4> OutArgs; ///< Grad's enzyme_out arguments.
+  /// The adjoint of the return value: an argument of a split pair's
+  /// reverse, null for a gradient (whose seed is 1).
+  Value *ReturnAdjoint;
   const CopyLayouts &Layouts;
   SmallVector<BasicBlock *, 16> ForwardBlocks;
   DenseMap<BasicBlock *, BasicBlock *> ReverseOf;
@@ -190,6 +209,24 @@ private:
   /// exit block, where SCEV knows it.
   DenseMap<const Loop *, Value *> ExitIterations;
   MapVector<Value *, AllocaInst *> Slots;
+
+  /// A call replaced by a call to its augmented function.
+  struct KeptCall {
+    CallPattern Pattern;
+    CallDerivative Derivative;
+    const Function *Callee;
+    SmallVector<Value *, 8> Args; ///< The primal arguments.
+    Value *Tape;
+    Value *Result; ///< Stands for the call's result; null if void.
+  };
+  DenseMap<const CallInst *, KeptCall> KeptCalls; ///< By augmented call.
+  DenseMap<const Value *, const Value *> StandsFor;
+  /// Calls replaced by augmented calls, erased once the reverse is built.
+  SmallSetVector<CallBase *, 4> Replaced;
+  bool CallFailed = false;
+  TurnPoint Turn;
+  PHINode *TurnWhich = nullptr;
+
   ShadowMemory Shadows;
 };
 
@@ -222,13 +259,15 @@ Value *ReverseModeBuilder::takeAdjoint(Value *V, IRBuilder<> &B) {
   return Adjoint;
 }
 
-bool ReverseModeBuilder::build() {
+ReverseModeBuilder::Outcome ReverseModeBuilder::build() {
   for (BasicBlock &BB : Grad)
     ForwardBlocks.push_back(&BB);
   DT.recalculate(Grad);
   LI.analyze(DT);
   findTripCounts();
   Shadows.build(Grad);
+  if (CallFailed)
+    return Outcome::CallFailed;
   mirrorPointerCopies();
   EntryBuilder.SetInsertPoint(&Grad.getEntryBlock(),
                               Grad.getEntryBlock().begin());
@@ -239,9 +278,14 @@ bool ReverseModeBuilder::build() {
     Mirrors[ReverseOf[BB]] = BB;
   }
 
+  if (R.Split)
+    createTurn();
   for (BasicBlock *BB : ForwardBlocks)
     if (auto *Ret = dyn_cast<ReturnInst>(BB->getTerminator()))
       seedReturn(*Ret, *ReverseOf[BB]);
+  if (Turn.Block)
+    cast<SwitchInst>(Turn.Block->getTerminator())
+        ->setDefaultDest(ReverseOf[TurnWhich->getIncomingBlock(0)]);
   // Reverse the blocks last to first, so that slots of values defined late
   // are created (in the entry block) after those defined early. Blocks that
   // reversing a block adds (edges, copy loops) belong to its reverse.
@@ -252,12 +296,14 @@ bool ReverseModeBuilder::build() {
       Mirrors[New] = BB;
   }
 
+  for (CallBase *Call : Replaced)
+    Call->eraseFromParent();
   removeUnreachableBlocks(Grad);
   if (!providePrimalValues())
-    return false;
+    return Outcome::Internal;
   repairDominance();
   promoteSlots();
-  return true;
+  return Outcome::Built;
 }
 
 /// Loops whose iterations over the whole call are known (bounded) when
@@ -310,19 +356,71 @@ void ReverseModeBuilder::findTripCounts() {
   Expander.clear();
 }
 
+/// A split build's forward pass ends in one block, the turn, whose phis say
+/// which return the forward pass took and what it returned; the reverse
+/// starts from there (SplitFunction.h cuts the function at the turn).
+void ReverseModeBuilder::createTurn() {
+  LLVMContext &Ctx = Grad.getContext();
+  Turn.Block = BasicBlock::Create(Ctx, "turn", &Grad);
+  IRBuilder<> B(Turn.Block);
+  TurnWhich = B.CreatePHI(B.getInt32Ty(), 2, "which.return");
+  Type *RetTy = R.Primal.getReturnType();
+  if (!RetTy->isVoidTy())
+    Turn.Return = B.CreatePHI(RetTy, 2, "return.value");
+  if (returnsShadow(R.Primal, *R.Split))
+    Turn.ShadowReturn = B.CreatePHI(RetTy, 2, "return.shadow");
+  // Destinations are added as the returns are seen.
+  B.CreateSwitch(TurnWhich, Turn.Block);
+}
+
 void ReverseModeBuilder::seedReturn(ReturnInst &Ret, BasicBlock &Reverse) {
-  IRBuilder<> B(&Ret);
   Value *RV = Ret.getReturnValue();
-  if (RV && isActive(RV) && RV->getType()->isFPOrFPVectorTy())
-    addToAdjoint(RV, ConstantFP::get(RV->getType(), 1.0), B);
+  // The seed starts the reverse of the returning block. (Seeded before the
+  // return goes, which may be where the entry block's slots are inserted.)
+  bool Seeded = R.Split ? takesReturnAdjoint(R.Primal, *R.Split)
+                        : RV && RV->getType()->isFPOrFPVectorTy();
+  if (Seeded && isActive(RV)) {
+    IRBuilder<> RB(&Reverse);
+    addToAdjoint(RV,
+                 ReturnAdjoint ? ReturnAdjoint
+                               : ConstantFP::get(RV->getType(), 1.0),
+                 RB);
+  }
+
+  IRBuilder<> B(&Ret);
   Loops->emitReverseStart(B);
-  B.CreateBr(&Reverse);
+  if (Turn.Block) {
+    BasicBlock *From = Ret.getParent();
+    auto *Switch = cast<SwitchInst>(Turn.Block->getTerminator());
+    auto *Which = B.getInt32(TurnWhich->getNumIncomingValues());
+    TurnWhich->addIncoming(Which, From);
+    if (Which->getZExtValue() != 0)
+      Switch->addCase(Which, &Reverse);
+    if (Turn.Return)
+      Turn.Return->addIncoming(RV, From);
+    if (Turn.ShadowReturn)
+      Turn.ShadowReturn->addIncoming(
+          isActive(RV) ? Shadows.shadowOf(RV)
+                       : Constant::getNullValue(RV->getType()),
+          From);
+    B.CreateBr(Turn.Block);
+  } else {
+    B.CreateBr(&Reverse);
+  }
   Ret.eraseFromParent();
 }
 
 void ReverseModeBuilder::reverseBlock(BasicBlock &Forward) {
   IRBuilder<> B(ReverseOf[&Forward]);
   for (Instruction &I : reverse(Forward)) {
+    if (auto *Call = dyn_cast<CallInst>(&I); Call && KeptCalls.count(Call)) {
+      reverseKeptCall(*Call, B);
+      continue;
+    }
+    // Its adjoint is taken by the reverse of its augmented call.
+    if (auto *Call = dyn_cast<CallBase>(&I);
+        StandsFor.count(&I) || (Call && Replaced.contains(Call)))
+      continue;
     if (auto *SI = dyn_cast<StoreInst>(&I)) {
       if (isActive(SI->getPointerOperand()))
         reverseStore(*SI, B);
@@ -395,6 +493,79 @@ void ReverseModeBuilder::reverseInstruction(Instruction &I, IRBuilder<> &B) {
     rules::Expr Contribution = Seed * Partial;
     if (!Contribution.isConstant(0.0))
       addToAdjoint(Operand, Contribution.value(), B);
+  }
+}
+
+CallPattern ReverseModeBuilder::callPattern(const CallBase &Call) const {
+  CallPattern P;
+  for (const Value *Arg : Call.args()) {
+    ArgActivity A = ArgActivity::Const;
+    if (isActive(Arg))
+      A = Arg->getType()->isPointerTy() ? ArgActivity::Dup : ArgActivity::Out;
+    P.Args.push_back(A);
+  }
+  P.ActiveReturn = isActive(&Call);
+  return P;
+}
+
+/// The forward pass calls the augmented function in place of \p Call: it
+/// does the callee's work and returns the tape its reverse needs.
+void ReverseModeBuilder::augmentCall(CallBase &Call) {
+  if (!isDifferentiatedAsCall(Call) ||
+      (!isActive(&Call) && none_of(Call.args(), [&](const Use &Arg) {
+         return isActive(Arg.get());
+       })))
+    return;
+  KeptCall K{callPattern(Call), {}, Call.getCalledFunction(), {}, nullptr,
+             nullptr};
+  K.Derivative = R.Calls ? R.Calls->get(*Call.getCalledFunction(), K.Pattern,
+                                        Call)
+                         : CallDerivative();
+  if (!K.Derivative) {
+    CallFailed = true;
+    return;
+  }
+  IRBuilder<> B(&Call);
+  SmallVector<Value *, 8> Args;
+  for (auto [Arg, Act] : zip(Call.args(), K.Pattern.Args)) {
+    K.Args.push_back(Arg);
+    Args.push_back(Arg);
+    if (hasShadow(Act))
+      Args.push_back(Shadows.shadowOf(Arg));
+  }
+  CallInst *Aug = B.CreateCall(K.Derivative.Augmented, Args);
+  Aug->setDebugLoc(Call.getDebugLoc());
+  K.Tape = B.CreateExtractValue(Aug, 0, "tape");
+  if (!Call.getType()->isVoidTy()) {
+    K.Result = B.CreateExtractValue(Aug, 1, Call.getName());
+    StandsFor[K.Result] = &Call;
+    if (returnsShadow(*K.Callee, K.Pattern))
+      Shadows.setShadow(K.Result,
+                        B.CreateExtractValue(Aug, 2, Call.getName() +
+                                                         ".shadow"));
+    Call.replaceAllUsesWith(K.Result);
+  }
+  KeptCalls[Aug] = std::move(K);
+  Replaced.insert(&Call);
+}
+
+/// The reverse of a kept call: the callee's reverse takes the adjoint of
+/// its result and the tape, and returns the adjoints of its active
+/// by-value arguments.
+void ReverseModeBuilder::reverseKeptCall(CallInst &Augmented, IRBuilder<> &B) {
+  const KeptCall &K = KeptCalls.find(&Augmented)->second;
+  B.SetCurrentDebugLocation(Augmented.getDebugLoc());
+  SmallVector<Value *, 8> Args(Augmented.args());
+  if (takesReturnAdjoint(*K.Callee, K.Pattern))
+    Args.push_back(takeAdjoint(K.Result, B));
+  Args.push_back(K.Tape);
+  CallInst *Rev = B.CreateCall(K.Derivative.Reverse, Args);
+  unsigned NumOut = count(K.Pattern.Args, ArgActivity::Out), Next = 0;
+  for (auto [Arg, Act] : zip(K.Args, K.Pattern.Args)) {
+    if (Act != ArgActivity::Out)
+      continue;
+    addToAdjoint(Arg, NumOut == 1 ? Rev : B.CreateExtractValue(Rev, Next), B);
+    ++Next;
   }
 }
 
@@ -664,6 +835,8 @@ void ReverseModeBuilder::repairDominance() {
 bool ReverseModeBuilder::providePrimalValues() {
   SmallPtrSet<BasicBlock *, 16> Forward(ForwardBlocks.begin(),
                                         ForwardBlocks.end());
+  if (Turn.Block)
+    Forward.insert(Turn.Block);
   ReverseCode Code{Grad, Forward, LI, Mirrors, *Loops, TripCounts};
   if (R.PlanOut)
     *R.PlanOut << "cache plan for the gradient of '" << demangle(R.SourceName)
@@ -692,9 +865,16 @@ Function *createGradientFunction(
     const GradientRequest &R, const Twine &Name,
     SmallVectorImpl<Argument *> &OutArgs,
     SmallPtrSetImpl<const Argument *> &Active,
-    DenseMap<const Argument *, Value *> &ArgShadows) {
+    DenseMap<const Argument *, Value *> &ArgShadows, Value *&ReturnAdjoint) {
   Function &Primal = R.Primal;
   FunctionType *FTy = gradientFunctionType(Primal, R.Activities);
+  // A split pair's reverse takes the return's adjoint after the arguments.
+  bool TakesAdjoint = R.Split && takesReturnAdjoint(Primal, *R.Split);
+  if (TakesAdjoint) {
+    SmallVector<Type *, 8> Params(FTy->params());
+    Params.push_back(Primal.getReturnType());
+    FTy = FunctionType::get(FTy->getReturnType(), Params, false);
+  }
   Function *Grad = Function::Create(FTy, GlobalValue::InternalLinkage, Name,
                                     Primal.getParent());
   // Keep target and floating-point attributes; drop what describes the
@@ -724,13 +904,19 @@ Function *createGradientFunction(
       ArgShadows[New] = Shadow;
     }
   }
+  ReturnAdjoint = nullptr;
+  if (TakesAdjoint) {
+    ReturnAdjoint = Grad->getArg(GradArg);
+    ReturnAdjoint->setName("return.adjoint");
+  }
   Grad->splice(Grad->end(), &Primal);
   return Grad;
 }
 
-} // namespace
-
-Function *synthesizeGradient(const GradientRequest &R, const Twine &Name) {
+/// Builds the combined forward and reverse function of \p R; for a split
+/// build, also says where to cut it (\p Turn).
+Function *synthesizeCombined(const GradientRequest &R, const Twine &Name,
+                             TurnPoint *Turn) {
   Function &Primal = R.Primal;
   if (!checkDifferentiable(R)) {
     Primal.eraseFromParent();
@@ -755,19 +941,21 @@ Function *synthesizeGradient(const GradientRequest &R, const Twine &Name) {
   SmallVector<Argument *, 4> OutArgs;
   SmallPtrSet<const Argument *, 8> ActiveArgs;
   DenseMap<const Argument *, Value *> ArgShadows;
-  Function *Grad =
-      createGradientFunction(R, Name, OutArgs, ActiveArgs, ArgShadows);
-  bool Built = ReverseModeBuilder(R, *Grad, OutArgs, std::move(ActiveArgs),
-                                  ArgShadows, Layouts)
-                   .build();
+  Value *ReturnAdjoint;
+  Function *Grad = createGradientFunction(R, Name, OutArgs, ActiveArgs,
+                                          ArgShadows, ReturnAdjoint);
+  ReverseModeBuilder Builder(R, *Grad, OutArgs, std::move(ActiveArgs),
+                             ArgShadows, ReturnAdjoint, Layouts);
+  auto Outcome = Builder.build();
   // Erased only now: the activity sets hold pointers to its arguments, which
   // must not be reused by new values while they are queried.
   Primal.eraseFromParent();
-  if (!Built) {
-    reportError(R.Site, "internal error: a primal value the gradient of '" +
-                            demangle(R.SourceName) +
-                            "' needs could not be provided; please report "
-                            "this");
+  if (Outcome != ReverseModeBuilder::Outcome::Built) {
+    if (Outcome == ReverseModeBuilder::Outcome::Internal)
+      reportError(R.Site, "internal error: a primal value the gradient of '" +
+                              demangle(R.SourceName) +
+                              "' needs could not be provided; please report "
+                              "this");
     Grad->eraseFromParent();
     return nullptr;
   }
@@ -782,7 +970,29 @@ Function *synthesizeGradient(const GradientRequest &R, const Twine &Name) {
     Grad->eraseFromParent();
     return nullptr;
   }
+  if (Turn)
+    *Turn = Builder.turn();
   return Grad;
+}
+
+} // namespace
+
+Function *synthesizeGradient(const GradientRequest &R, const Twine &Name) {
+  return synthesizeCombined(R, Name, nullptr);
+}
+
+bool synthesizeSplit(const GradientRequest &R, const CallDerivative &Into) {
+  assert(R.Split && "a split build needs the callers' pattern");
+  TurnPoint Turn;
+  Function *Combined = synthesizeCombined(
+      R, R.Primal.getName() + ".combined", &Turn);
+  if (!Combined) {
+    emitAbortingBody(*Into.Augmented);
+    emitAbortingBody(*Into.Reverse);
+    return false;
+  }
+  splitAtTurn(*Combined, Turn, Into);
+  return true;
 }
 
 } // namespace adjoint

@@ -67,6 +67,11 @@ void ShadowMemory::shadowInstruction(Instruction &I) {
     }
     return;
   }
+  if (auto *Call = dyn_cast<CallBase>(&I);
+      Call && !isAllocation(*Call) && !isReallocation(*Call)) {
+    OnCall(*Call);
+    return;
+  }
   if (!I.getType()->isPointerTy() || !IsActive(&I))
     return;
 

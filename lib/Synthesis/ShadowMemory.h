@@ -36,10 +36,16 @@ class ShadowMemory {
 public:
   /// \p IsActive tells which values carry derivatives; \p ArgShadows maps
   /// each duplicated argument to its shadow argument.
+  /// \p OnCall sees every call that is not an allocation, in the order of
+  /// the walk, once the shadows of its arguments exist; it may replace the
+  /// call (giving the shadow of its result with setShadow).
   ShadowMemory(
       std::function<bool(const llvm::Value *)> IsActive,
-      const llvm::DenseMap<const llvm::Argument *, llvm::Value *> &ArgShadows)
-      : IsActive(std::move(IsActive)), Shadows(ArgShadows.begin(), ArgShadows.end()) {}
+      const llvm::DenseMap<const llvm::Argument *, llvm::Value *> &ArgShadows,
+      std::function<void(llvm::CallBase &)> OnCall)
+      : IsActive(std::move(IsActive)),
+        Shadows(ArgShadows.begin(), ArgShadows.end()),
+        OnCall(std::move(OnCall)) {}
 
   /// Emits the shadow of every active pointer of the forward blocks \p F,
   /// and mirrors stores of active pointers into shadow memory.
@@ -47,6 +53,11 @@ public:
 
   /// The shadow of the active pointer \p Ptr.
   llvm::Value *shadowOf(const llvm::Value *Ptr) const;
+
+  /// Records that \p Shadow is the shadow of \p Ptr.
+  void setShadow(const llvm::Value *Ptr, llvm::Value *Shadow) {
+    Shadows[Ptr] = Shadow;
+  }
 
   /// The size of the block \p Realloc resizes, a value of the forward pass.
   llvm::Value *oldBlockSize(const llvm::CallBase &Realloc);
@@ -56,6 +67,7 @@ private:
 
   std::function<bool(const llvm::Value *)> IsActive;
   llvm::DenseMap<const llvm::Value *, llvm::Value *> Shadows;
+  std::function<void(llvm::CallBase &)> OnCall;
   BlockSizes Sizes;
 };
 

@@ -34,9 +34,12 @@ namespace adjoint {
 
 class ActivityInfo {
 public:
-  /// Analyzes \p F for the given activity of each of its parameters. The
-  /// return value, when floating-point, is the active output.
-  ActivityInfo(const llvm::Function &F, llvm::ArrayRef<ArgActivity> Args);
+  /// Analyzes \p F for the given activity of each of its parameters. With
+  /// \p ReturnIsOutput, the return value is an active output (a float whose
+  /// adjoint the caller seeds, or a pointer through which it reads
+  /// derivatives).
+  ActivityInfo(const llvm::Function &F, llvm::ArrayRef<ArgActivity> Args,
+               bool ReturnIsOutput = true);
 
   /// Can a nonzero derivative flow through \p V?
   bool isActive(const llvm::Value *V) const {
@@ -53,7 +56,7 @@ private:
   void propagateVaried(llvm::ArrayRef<ArgActivity> Args);
   void markMemoryVaried(const llvm::Value *Ptr,
                         llvm::function_ref<void(const llvm::Value *)> Mark);
-  void propagateUseful();
+  void propagateUseful(bool ReturnIsOutput);
 
   const llvm::Function &F;
   llvm::SmallPtrSet<const llvm::Value *, 32> Varied;

@@ -19,6 +19,7 @@
 #define ADJOINT_SYNTHESIS_GRADIENTSYNTHESIS_H
 
 #include "adjoint/Frontend/AutodiffRequest.h"
+#include "adjoint/Synthesis/CallDerivatives.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -56,12 +57,24 @@ struct GradientRequest {
   const llvm::SmallPtrSetImpl<const llvm::LoadInst *> &Reloadable;
   /// Where to print the cache plan, if anywhere (print<adjoint-plan>).
   llvm::raw_ostream *PlanOut = nullptr;
+  /// The derivatives of the calls the clone still makes; null if it makes
+  /// none that need one.
+  CallDerivativeProvider *Calls = nullptr;
+  /// For a split pair (synthesizeSplit): how callers use the function.
+  /// Null for a gradient, whose floating-point return is seeded with 1.
+  const CallPattern *Split = nullptr;
 };
 
 /// Builds the gradient function of \p R, named \p Name. Reports what cannot
 /// be differentiated and returns null in that case.
 llvm::Function *synthesizeGradient(const GradientRequest &R,
                                    const llvm::Twine &Name);
+
+/// Gives the declarations \p Into the bodies of the augmented forward and
+/// reverse functions of \p R (whose Split pattern is set; see
+/// CallDerivatives.h). Reports what cannot be differentiated and returns
+/// false in that case, leaving bodies that abort.
+bool synthesizeSplit(const GradientRequest &R, const CallDerivative &Into);
 
 } // namespace adjoint
 

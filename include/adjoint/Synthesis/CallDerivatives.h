@@ -1,0 +1,92 @@
+//===- adjoint/Synthesis/CallDerivatives.h - Calls in gradients -*- C++ -*-===//
+//
+// Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// A call that stays a call in the differentiated clone (recursion, a custom
+// derivative, a function pointer) is differentiated through a pair of
+// functions for the callee and the way the call site uses it:
+//
+//   augmented  F's parameters, each enzyme_dup one followed by its shadow
+//              -> { ptr tape, [F's return value], [its shadow] }
+//              does F's work and returns what its reverse needs (the tape,
+//              an opaque heap record; null when the reverse needs nothing)
+//   reverse    the same parameters, [the adjoint of F's return value],
+//              ptr tape -> the gradients of the enzyme_out parameters
+//              (nothing, one value, or a struct, as gradientFunctionType)
+//              accumulates into shadows and frees the tape
+//
+// The same pair serves __enzyme_augmentfwd / __enzyme_reverse (split mode).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_SYNTHESIS_CALLDERIVATIVES_H
+#define ADJOINT_SYNTHESIS_CALLDERIVATIVES_H
+
+#include "adjoint/Frontend/AutodiffRequest.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include <string>
+
+namespace llvm {
+class CallBase;
+class Function;
+class FunctionType;
+class Type;
+} // namespace llvm
+
+namespace adjoint {
+
+/// How a call site uses its callee: the activity of each argument (Dup for
+/// pointers with shadows, Out for active floating-point values, Const
+/// otherwise) and whether the adjoint of the returned value is needed.
+struct CallPattern {
+  llvm::SmallVector<ArgActivity, 8> Args;
+  bool ActiveReturn = false;
+
+  bool operator<(const CallPattern &O) const {
+    return std::tie(Args, ActiveReturn) < std::tie(O.Args, O.ActiveReturn);
+  }
+  /// A short spelling for function names: one letter per argument (c, d,
+  /// o), then `r` when the return is active.
+  std::string mangle() const;
+};
+
+/// Does the pattern's return value have an adjoint that the reverse takes
+/// as a parameter (a floating-point return that is active)?
+bool takesReturnAdjoint(const llvm::Function &F, const CallPattern &P);
+/// Does the augmented function return the shadow of F's returned pointer?
+bool returnsShadow(const llvm::Function &F, const CallPattern &P);
+
+/// Is \p Call differentiated through its callee's derivative functions
+/// (a call to a function defined in the module that stayed a call) rather
+/// than by a rule or as an allocation?
+bool isDifferentiatedAsCall(const llvm::CallBase &Call);
+
+llvm::FunctionType *augmentedFunctionType(const llvm::Function &F,
+                                          const CallPattern &P);
+llvm::FunctionType *reverseFunctionType(const llvm::Function &F,
+                                        const CallPattern &P);
+
+/// The augmented and reverse functions of one (function, pattern); their
+/// bodies may be filled in later (recursion calls a pair being built).
+struct CallDerivative {
+  llvm::Function *Augmented = nullptr;
+  llvm::Function *Reverse = nullptr;
+  explicit operator bool() const { return Augmented && Reverse; }
+};
+
+/// Where synthesis gets the derivative functions of the calls it keeps.
+class CallDerivativeProvider {
+public:
+  virtual ~CallDerivativeProvider() = default;
+  /// The pair for \p Callee called as \p P; empty (after reporting at
+  /// \p Site why) if there can be none.
+  virtual CallDerivative get(llvm::Function &Callee, const CallPattern &P,
+                             const llvm::CallBase &Site) = 0;
+};
+
+} // namespace adjoint
+
+#endif // ADJOINT_SYNTHESIS_CALLDERIVATIVES_H

@@ -1,0 +1,137 @@
+//===- DerivativeSet.cpp - Every derivative function of a module ------------===//
+//
+// Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DerivativeSet.h"
+
+#include "adjoint/Activity/ActivityAnalysis.h"
+#include "adjoint/Planning/CachePlan.h"
+#include "adjoint/Preprocess/Preprocess.h"
+#include "adjoint/Support/TypeUtils.h"
+#include "adjoint/Synthesis/GradientSynthesis.h"
+#include "adjoint/TypeAnalysis/TypeAnalysis.h"
+
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "adjoint"
+
+using namespace llvm;
+
+namespace adjoint {
+
+namespace {
+
+/// Runs stages 1-4 on a clone of \p Fn and hands the request to
+/// \p Synthesize (stage 5), which consumes the clone.
+bool differentiate(Function &Fn, ArrayRef<ArgActivity> Activities,
+                   const CallPattern *Split, ArrayRef<TypeTree> ArgTrees,
+                   const CallBase &Site, FunctionAnalysisManager &FAM,
+                   raw_ostream *PlanOut, CallDerivativeProvider &Calls,
+                   function_ref<bool(const GradientRequest &)> Synthesize) {
+  Function *Primal = cloneForDifferentiation(Fn, FAM);
+  // A fresh analyzer for the clone: synthesis consumes the clone, so no
+  // summary may outlive this request.
+  TypeAnalyzer Analyzer;
+  const FunctionTypeInfo *Types = &Analyzer.analyze(*Primal, ArgTrees);
+  if (retypeFloatAccesses(*Primal, *Types)) {
+    Analyzer.clear(); // Its summaries name values that are gone.
+    Types = &Analyzer.analyze(*Primal, ArgTrees);
+  }
+  LLVM_DEBUG(Types->print(dbgs()));
+  // A gradient's output is its floating-point return; a split pair's, what
+  // its callers use.
+  ActivityInfo Activity(*Primal, Activities,
+                        Split ? Split->ActiveReturn
+                              : containsFloat(Primal->getReturnType()));
+  LLVM_DEBUG(Activity.print(dbgs()));
+  auto Reloadable =
+      findReloadableLoads(*Primal, FAM.getResult<AAManager>(*Primal));
+  // Synthesis consumes the clone: nothing cached about it may survive.
+  FAM.clear(*Primal, Primal->getName());
+  GradientRequest GR{*Primal,     Activities, Activity, *Types,
+                     Fn.getName(), Site,      Reloadable, PlanOut,
+                     &Calls,       Split};
+  return Synthesize(GR);
+}
+
+} // namespace
+
+DerivativeSet::DerivativeSet(Module &M, FunctionAnalysisManager &FAM,
+                             raw_ostream *PlanOut)
+    : M(M), FAM(FAM), PlanOut(PlanOut),
+      CustomDerivatives(collectCustomDerivatives(M)) {}
+
+Function *DerivativeSet::gradient(const AutodiffRequest &R) {
+  SmallVector<ArgActivity, 8> Activities = R.activities();
+  auto Found = Gradients.try_emplace({R.Fn, Activities}, nullptr);
+  auto It = Found.first;
+  if (!Found.second)
+    return It->second;
+  // What the caller did with the memory it passes (how it filled it)
+  // seeds what the clone's own accesses say. The caller's own calls are not
+  // followed: that is all the seeding needs, and keeps this cheap however
+  // large the caller's call graph is.
+  TypeAnalyzer CallerAnalyzer;
+  CallerAnalyzer.setFollowCalls(false);
+  const FunctionTypeInfo &CallerTypes =
+      CallerAnalyzer.analyze(*R.Call->getFunction());
+  SmallVector<TypeTree, 8> ArgTrees;
+  for (const RequestArg &A : R.Args)
+    ArgTrees.push_back(CallerTypes.getTree(A.Primal));
+  differentiate(*R.Fn, Activities, /*Split=*/nullptr, ArgTrees, *R.Call, FAM,
+                PlanOut, *this, [&](const GradientRequest &GR) {
+                  It->second = synthesizeGradient(
+                      GR, R.Fn->getName() + ".adjoint.grad");
+                  return It->second != nullptr;
+                });
+  if (It->second)
+    Generated.push_back(It->second);
+  buildPending(*R.Call);
+  return It->second;
+}
+
+CallDerivative DerivativeSet::splitPair(Function &Fn, const CallPattern &P,
+                                        const CallBase &Site) {
+  CallDerivative Pair = get(Fn, P, Site);
+  buildPending(Site);
+  return Pair;
+}
+
+CallDerivative DerivativeSet::get(Function &Callee, const CallPattern &P,
+                                  const CallBase &) {
+  auto [It, Inserted] = Pairs.try_emplace({&Callee, P});
+  if (!Inserted)
+    return It->second;
+  std::string Base = (Callee.getName() + ".adjoint." + P.mangle()).str();
+  It->second.Augmented =
+      Function::Create(augmentedFunctionType(Callee, P),
+                       GlobalValue::InternalLinkage, Base + ".aug", M);
+  It->second.Reverse =
+      Function::Create(reverseFunctionType(Callee, P),
+                       GlobalValue::InternalLinkage, Base + ".rev", M);
+  Pending.push_back({&Callee, P, It->second});
+  return It->second;
+}
+
+void DerivativeSet::buildPending(const CallBase &Site) {
+  while (!Pending.empty())
+    buildPair(Pending.pop_back_val(), Site);
+}
+
+bool DerivativeSet::buildPair(const PendingPair &P, const CallBase &Site) {
+  bool Built = differentiate(
+      *P.Callee, P.Pattern.Args, &P.Pattern, /*ArgTrees=*/{}, Site, FAM,
+      PlanOut, *this, [&](const GradientRequest &GR) {
+        return synthesizeSplit(GR, P.Pair);
+      });
+  Generated.push_back(P.Pair.Augmented);
+  Generated.push_back(P.Pair.Reverse);
+  return Built;
+}
+
+} // namespace adjoint
