@@ -26,17 +26,6 @@ bool mayCarryDerivative(const Type *T) {
   return containsFloat(T) || T->isPointerTy();
 }
 
-/// A call that synthesis differentiates as a call (to a function defined in
-/// the module, recursion, a function pointer) rather than by a rule: it may
-/// read and write memory through every pointer it is given. Declarations
-/// (libm, malloc, printf, ...) are judged by what is known about them.
-bool isOpaqueCall(const CallBase &Call) {
-  if (isa<IntrinsicInst>(Call) || Call.onlyReadsMemory())
-    return false;
-  const Function *Callee = Call.getCalledFunction();
-  return !Callee || !Callee->isDeclaration();
-}
-
 } // namespace
 
 SmallVector<ArgActivity, 8> defaultActivities(const Function &F) {
@@ -53,10 +42,25 @@ SmallVector<ArgActivity, 8> defaultActivities(const Function &F) {
 }
 
 ActivityInfo::ActivityInfo(const Function &F, ArrayRef<ArgActivity> Args,
-                           bool ReturnIsOutput)
-    : F(F) {
+                           bool ReturnIsOutput,
+                           function_ref<bool(const CallBase &)> IsOpaqueCall)
+    : F(F), OpaqueCall(IsOpaqueCall) {
   propagateVaried(Args);
   propagateUseful(ReturnIsOutput);
+}
+
+/// A call that synthesis differentiates as a call (to a function defined in
+/// the module, recursion, a function pointer, a custom derivative) rather
+/// than by a rule: it may read and write memory through every pointer it is
+/// given. Declarations (libm, malloc, printf, ...) are judged by what is
+/// known about them.
+bool ActivityInfo::isOpaqueCall(const CallBase &Call) const {
+  if (isa<IntrinsicInst>(Call) || Call.onlyReadsMemory())
+    return false;
+  if (OpaqueCall)
+    return OpaqueCall(Call);
+  const Function *Callee = Call.getCalledFunction();
+  return !Callee || !Callee->isDeclaration();
 }
 
 void ActivityInfo::propagateVaried(ArrayRef<ArgActivity> Args) {

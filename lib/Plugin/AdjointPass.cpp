@@ -91,25 +91,6 @@ orderInnerFirst(MutableArrayRef<AutodiffRequest> Requests) {
   return Order;
 }
 
-/// Custom derivatives are not implemented yet: differentiating the body of
-/// a function whose author registered another derivative would silently
-/// give a different result, so that is an error.
-bool usesCustomDerivative(
-    const AutodiffRequest &R,
-    const DenseMap<const Function *, const GlobalVariable *> &Custom) {
-  if (Custom.empty())
-    return false;
-  const Function *Registered = reachedFunction(
-      R.Fn, [&](const Function *G) { return Custom.contains(G); });
-  if (!Registered)
-    return false;
-  reportError(*R.Call, "'" + demangle(Registered->getName()) +
-                           "' has a custom derivative registered by '" +
-                           Custom.lookup(Registered)->getName() +
-                           "', and custom derivatives are not supported yet");
-  return true;
-}
-
 } // namespace
 
 PreservedAnalyses AdjointPass::run(Module &M, ModuleAnalysisManager &MAM) {
@@ -130,14 +111,9 @@ PreservedAnalyses AdjointPass::run(Module &M, ModuleAnalysisManager &MAM) {
     else
       discardAutodiffCall(*Call);
   }
-  auto CustomDerivatives = collectCustomDerivatives(M);
   DerivativeSet Derivatives(M, FAM, PlanOut);
   for (AutodiffRequest *R : orderInnerFirst(Requests)) {
     CallBase *Call = R->Call;
-    if (usesCustomDerivative(*R, CustomDerivatives)) {
-      discardAutodiffCall(*Call);
-      continue;
-    }
     Function *Gradient = Derivatives.gradient(*R);
     if (!Gradient || !lowerAutodiffCall(*R, *Gradient))
       discardAutodiffCall(*Call);

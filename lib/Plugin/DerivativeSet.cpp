@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DerivativeSet.h"
+#include "../Synthesis/CustomDerivatives.h"
 
 #include "adjoint/Activity/ActivityAnalysis.h"
 #include "adjoint/Planning/CachePlan.h"
@@ -27,13 +28,15 @@ namespace adjoint {
 namespace {
 
 /// Runs stages 1-4 on a clone of \p Fn and hands the request to
-/// \p Synthesize (stage 5), which consumes the clone.
+/// \p Synthesize (stage 5), which consumes the clone. Calls to functions
+/// for which \p KeepCallsTo holds stay calls.
 bool differentiate(Function &Fn, ArrayRef<ArgActivity> Activities,
                    const CallPattern *Split, ArrayRef<TypeTree> ArgTrees,
                    const CallBase &Site, FunctionAnalysisManager &FAM,
                    raw_ostream *PlanOut, CallDerivativeProvider &Calls,
+                   function_ref<bool(const Function &)> KeepCallsTo,
                    function_ref<bool(const GradientRequest &)> Synthesize) {
-  Function *Primal = cloneForDifferentiation(Fn, FAM);
+  Function *Primal = cloneForDifferentiation(Fn, FAM, KeepCallsTo);
   // A fresh analyzer for the clone: synthesis consumes the clone, so no
   // summary may outlive this request.
   TypeAnalyzer Analyzer;
@@ -45,9 +48,10 @@ bool differentiate(Function &Fn, ArrayRef<ArgActivity> Activities,
   LLVM_DEBUG(Types->print(dbgs()));
   // A gradient's output is its floating-point return; a split pair's, what
   // its callers use.
-  ActivityInfo Activity(*Primal, Activities,
-                        Split ? Split->ActiveReturn
-                              : containsFloat(Primal->getReturnType()));
+  ActivityInfo Activity(
+      *Primal, Activities,
+      Split ? Split->ActiveReturn : containsFloat(Primal->getReturnType()),
+      [&](const CallBase &Call) { return isDifferentiatedAsCall(Call, &Calls); });
   LLVM_DEBUG(Activity.print(dbgs()));
   auto Reloadable =
       findReloadableLoads(*Primal, FAM.getResult<AAManager>(*Primal));
@@ -63,8 +67,12 @@ bool differentiate(Function &Fn, ArrayRef<ArgActivity> Activities,
 
 DerivativeSet::DerivativeSet(Module &M, FunctionAnalysisManager &FAM,
                              raw_ostream *PlanOut)
-    : M(M), FAM(FAM), PlanOut(PlanOut),
-      CustomDerivatives(collectCustomDerivatives(M)) {}
+    : M(M), FAM(FAM), PlanOut(PlanOut) {
+  // __enzyme_register_derivative_* registers forward-mode derivatives.
+  for (auto [F, Registration] : collectCustomDerivatives(M))
+    if (Registration->getName().starts_with("__enzyme_register_gradient"))
+      CustomGradients[F] = Registration;
+}
 
 Function *DerivativeSet::gradient(const AutodiffRequest &R) {
   SmallVector<ArgActivity, 8> Activities = R.activities();
@@ -72,6 +80,16 @@ Function *DerivativeSet::gradient(const AutodiffRequest &R) {
   auto It = Found.first;
   if (!Found.second)
     return It->second;
+  std::string Name = (R.Fn->getName() + ".adjoint.grad").str();
+  if (CustomGradients.contains(R.Fn)) {
+    // The user's derivative replaces the body's.
+    CallPattern P{Activities, R.Fn->getReturnType()->isFPOrFPVectorTy()};
+    if (CallDerivative Pair = get(*R.Fn, P, *R.Call)) {
+      It->second = gradientFromPair(*R.Fn, Activities, Pair, Name);
+      Generated.push_back(It->second);
+    }
+    return It->second;
+  }
   // What the caller did with the memory it passes (how it filled it)
   // seeds what the clone's own accesses say. The caller's own calls are not
   // followed: that is all the seeding needs, and keeps this cheap however
@@ -84,9 +102,9 @@ Function *DerivativeSet::gradient(const AutodiffRequest &R) {
   for (const RequestArg &A : R.Args)
     ArgTrees.push_back(CallerTypes.getTree(A.Primal));
   differentiate(*R.Fn, Activities, /*Split=*/nullptr, ArgTrees, *R.Call, FAM,
-                PlanOut, *this, [&](const GradientRequest &GR) {
-                  It->second = synthesizeGradient(
-                      GR, R.Fn->getName() + ".adjoint.grad");
+                PlanOut, *this, keepCallsTo(),
+                [&](const GradientRequest &GR) {
+                  It->second = synthesizeGradient(GR, Name);
                   return It->second != nullptr;
                 });
   if (It->second)
@@ -102,11 +120,24 @@ CallDerivative DerivativeSet::splitPair(Function &Fn, const CallPattern &P,
   return Pair;
 }
 
+bool DerivativeSet::canDifferentiate(const Function &Callee) const {
+  return CustomGradients.contains(&Callee) ||
+         (!Callee.isDeclaration() && !Callee.isVarArg());
+}
+
 CallDerivative DerivativeSet::get(Function &Callee, const CallPattern &P,
-                                  const CallBase &) {
+                                  const CallBase &Site) {
   auto [It, Inserted] = Pairs.try_emplace({&Callee, P});
   if (!Inserted)
     return It->second;
+  if (const GlobalVariable *Registration = CustomGradients.lookup(&Callee)) {
+    It->second = adaptCustomGradient(Callee, P, *Registration, Site);
+    if (It->second) {
+      Generated.push_back(It->second.Augmented);
+      Generated.push_back(It->second.Reverse);
+    }
+    return It->second;
+  }
   std::string Base = (Callee.getName() + ".adjoint." + P.mangle()).str();
   It->second.Augmented =
       Function::Create(augmentedFunctionType(Callee, P),
@@ -126,7 +157,7 @@ void DerivativeSet::buildPending(const CallBase &Site) {
 bool DerivativeSet::buildPair(const PendingPair &P, const CallBase &Site) {
   bool Built = differentiate(
       *P.Callee, P.Pattern.Args, &P.Pattern, /*ArgTrees=*/{}, Site, FAM,
-      PlanOut, *this, [&](const GradientRequest &GR) {
+      PlanOut, *this, keepCallsTo(), [&](const GradientRequest &GR) {
         return synthesizeSplit(GR, P.Pair);
       });
   Generated.push_back(P.Pair.Augmented);

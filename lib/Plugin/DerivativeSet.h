@@ -21,6 +21,7 @@
 #include "adjoint/Synthesis/CallDerivatives.h"
 
 #include "llvm/IR/PassManager.h"
+#include <functional>
 #include <map>
 
 namespace llvm {
@@ -45,6 +46,7 @@ public:
 
   CallDerivative get(llvm::Function &Callee, const CallPattern &P,
                      const llvm::CallBase &Site) override;
+  bool canDifferentiate(const llvm::Function &Callee) const override;
 
   /// Every function built, for the cleanup pipeline.
   llvm::ArrayRef<llvm::Function *> generated() const { return Generated; }
@@ -56,13 +58,20 @@ private:
     CallDerivative Pair;
   };
   void buildPending(const llvm::CallBase &Site);
+  /// Calls the clones keep (not inlined): those with custom gradients.
+  std::function<bool(const llvm::Function &)> keepCallsTo() const {
+    return [this](const llvm::Function &F) {
+      return CustomGradients.contains(&F);
+    };
+  }
   bool buildPair(const PendingPair &P, const llvm::CallBase &Site);
 
   llvm::Module &M;
   llvm::FunctionAnalysisManager &FAM;
   llvm::raw_ostream *PlanOut;
+  /// Functions with a custom gradient, and its registration.
   llvm::DenseMap<const llvm::Function *, const llvm::GlobalVariable *>
-      CustomDerivatives;
+      CustomGradients;
   std::map<std::pair<llvm::Function *, llvm::SmallVector<ArgActivity, 8>>,
            llvm::Function *>
       Gradients;

@@ -12,6 +12,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/ADCE.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
@@ -21,6 +22,11 @@
 #include "llvm/Transforms/Utils/Mem2Reg.h"
 
 using namespace llvm;
+
+static cl::opt<bool> InlineCallees(
+    "adjoint-inline-callees", cl::init(true), cl::Hidden,
+    cl::desc("Inline the functions the differentiated function calls into "
+             "its clone (off: every call is differentiated as a call)"));
 
 namespace adjoint {
 
@@ -47,13 +53,17 @@ bool inHistory(ArrayRef<std::pair<Function *, int>> History, int Id,
 /// Inlines, into the clone, the calls to functions defined in this module,
 /// so that -O0 code (where nothing was inlined) reaches AD in the same shape
 /// as optimized code. Recursive calls and what exceeds the budget stay calls.
-void inlineDefinedCallees(Function &Clone, const Function &Original) {
+void inlineDefinedCallees(Function &Clone, const Function &Original,
+                          function_ref<bool(const Function &)> KeepCallsTo) {
+  if (!InlineCallees)
+    return;
   SmallVector<std::pair<Function *, int>, 16> History;
   SmallVector<PendingCall, 16> Worklist;
   auto Enqueue = [&](CallBase *Call, int HistoryId) {
     Function *Callee = Call->getCalledFunction();
     if (Callee && !Callee->isDeclaration() && !Callee->isVarArg() &&
-        Callee != &Clone && Callee != &Original)
+        Callee != &Clone && Callee != &Original &&
+        !(KeepCallsTo && KeepCallsTo(*Callee)))
       Worklist.push_back({Call, HistoryId});
   };
   for (Instruction &I : instructions(Clone))
@@ -159,7 +169,9 @@ FunctionPassManager buildCanonicalizationPipeline() {
 
 } // namespace
 
-Function *cloneForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
+Function *cloneForDifferentiation(
+    Function &F, FunctionAnalysisManager &FAM,
+    function_ref<bool(const Function &)> KeepCallsTo) {
   ValueToValueMapTy VMap;
   Function *Clone = CloneFunction(&F, VMap);
   Clone->setName(F.getName() + ".adjoint.primal");
@@ -168,7 +180,7 @@ Function *cloneForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   // canonicalization passes skip the clone.
   Clone->removeFnAttr(Attribute::OptimizeNone);
   Clone->removeFnAttr(Attribute::NoInline);
-  inlineDefinedCallees(*Clone, F);
+  inlineDefinedCallees(*Clone, F, KeepCallsTo);
   rewritePosixMemalign(*Clone);
 
   FunctionPassManager FPM = buildCanonicalizationPipeline();

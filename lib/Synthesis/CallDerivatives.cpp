@@ -12,6 +12,7 @@
 #include "adjoint/Synthesis/GradientSynthesis.h"
 
 #include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -37,12 +38,14 @@ bool returnsShadow(const Function &F, const CallPattern &P) {
   return P.ActiveReturn && F.getReturnType()->isPointerTy();
 }
 
-bool isDifferentiatedAsCall(const CallBase &Call) {
-  if (isa<IntrinsicInst>(Call) || Call.isInlineAsm() || findRule(Call) ||
-      isAllocation(Call) || isDeallocation(Call) || isReallocation(Call))
+bool isDifferentiatedAsCall(const CallBase &Call,
+                            const CallDerivativeProvider *Calls) {
+  if (!Calls || isa<IntrinsicInst>(Call) || Call.isInlineAsm() ||
+      findRule(Call) || isAllocation(Call) || isDeallocation(Call) ||
+      isReallocation(Call))
     return false;
   const Function *Callee = Call.getCalledFunction();
-  return Callee && !Callee->isDeclaration() && !Callee->isVarArg();
+  return Callee && Calls->canDifferentiate(*Callee);
 }
 
 FunctionType *augmentedFunctionType(const Function &F, const CallPattern &P) {
@@ -71,6 +74,27 @@ FunctionType *reverseFunctionType(const Function &F, const CallPattern &P) {
   Params.push_back(PointerType::getUnqual(F.getContext()));
   return FunctionType::get(Gradient->getReturnType(), Params,
                            /*isVarArg=*/false);
+}
+
+Function *gradientFromPair(Function &F, ArrayRef<ArgActivity> Activities,
+                           const CallDerivative &Pair, const Twine &Name) {
+  Function *Grad = Function::Create(gradientFunctionType(F, Activities),
+                                    GlobalValue::InternalLinkage, Name,
+                                    F.getParent());
+  IRBuilder<> B(BasicBlock::Create(F.getContext(), "entry", Grad));
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : Grad->args())
+    Args.push_back(&A);
+  Value *Tape = B.CreateExtractValue(B.CreateCall(Pair.Augmented, Args), 0);
+  if (F.getReturnType()->isFPOrFPVectorTy())
+    Args.push_back(ConstantFP::get(F.getReturnType(), 1.0));
+  Args.push_back(Tape);
+  Value *Gradients = B.CreateCall(Pair.Reverse, Args);
+  if (Grad->getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Gradients);
+  return Grad;
 }
 
 } // namespace adjoint

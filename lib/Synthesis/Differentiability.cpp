@@ -47,7 +47,7 @@ class DifferentiabilityChecker {
 public:
   explicit DifferentiabilityChecker(const GradientRequest &R)
       : F(R.Primal), Activity(R.Activity), Activities(R.Activities),
-        Types(R.Types),
+        Types(R.Types), Calls(R.Calls),
         Context(" (in the gradient of '" + demangle(R.SourceName) +
                 "' requested at " + describeLocation(R.Site) + ")") {}
 
@@ -138,6 +138,7 @@ private:
   const ActivityInfo &Activity;
   ArrayRef<ArgActivity> Activities;
   const FunctionTypeInfo &Types;
+  const CallDerivativeProvider *Calls;
   DenseMap<const Value *, bool> BitsMemo;
   std::string Context;
   bool Ok = true;
@@ -341,7 +342,7 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
     return;
   const Function *Callee = Call.getCalledFunction();
   // Differentiated through the callee's own derivative functions.
-  if (isDifferentiatedAsCall(Call)) {
+  if (isDifferentiatedAsCall(Call, Calls)) {
     Type *RetTy = Call.getType();
     if (ActiveResult && containsFloat(RetTy) && !RetTy->isFPOrFPVectorTy())
       fail(Call, "'" + demangle(Callee->getName()) +

@@ -511,7 +511,7 @@ CallPattern ReverseModeBuilder::callPattern(const CallBase &Call) const {
 /// The forward pass calls the augmented function in place of \p Call: it
 /// does the callee's work and returns the tape its reverse needs.
 void ReverseModeBuilder::augmentCall(CallBase &Call) {
-  if (!isDifferentiatedAsCall(Call) ||
+  if (!isDifferentiatedAsCall(Call, R.Calls) ||
       (!isActive(&Call) && none_of(Call.args(), [&](const Use &Arg) {
          return isActive(Arg.get());
        })))

@@ -27,6 +27,10 @@
 #include "llvm/IR/PassManager.h"
 
 namespace llvm {
+class CallBase;
+} // namespace llvm
+
+namespace llvm {
 class raw_ostream;
 } // namespace llvm
 
@@ -38,8 +42,13 @@ public:
   /// \p ReturnIsOutput, the return value is an active output (a float whose
   /// adjoint the caller seeds, or a pointer through which it reads
   /// derivatives).
-  ActivityInfo(const llvm::Function &F, llvm::ArrayRef<ArgActivity> Args,
-               bool ReturnIsOutput = true);
+  /// \p IsOpaqueCall says which calls may read and write through every
+  /// pointer they are given (those differentiated as calls); by default,
+  /// calls to functions defined in the module and indirect calls.
+  ActivityInfo(
+      const llvm::Function &F, llvm::ArrayRef<ArgActivity> Args,
+      bool ReturnIsOutput = true,
+      llvm::function_ref<bool(const llvm::CallBase &)> IsOpaqueCall = {});
 
   /// Can a nonzero derivative flow through \p V?
   bool isActive(const llvm::Value *V) const {
@@ -54,11 +63,13 @@ public:
 
 private:
   void propagateVaried(llvm::ArrayRef<ArgActivity> Args);
+  bool isOpaqueCall(const llvm::CallBase &Call) const;
   void markMemoryVaried(const llvm::Value *Ptr,
                         llvm::function_ref<void(const llvm::Value *)> Mark);
   void propagateUseful(bool ReturnIsOutput);
 
   const llvm::Function &F;
+  llvm::function_ref<bool(const llvm::CallBase &)> OpaqueCall;
   llvm::SmallPtrSet<const llvm::Value *, 32> Varied;
   llvm::SmallPtrSet<const llvm::Value *, 32> Useful;
 };

@@ -27,6 +27,7 @@
 #include "adjoint/Frontend/AutodiffRequest.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
 #include <string>
 
 namespace llvm {
@@ -59,10 +60,6 @@ bool takesReturnAdjoint(const llvm::Function &F, const CallPattern &P);
 /// Does the augmented function return the shadow of F's returned pointer?
 bool returnsShadow(const llvm::Function &F, const CallPattern &P);
 
-/// Is \p Call differentiated through its callee's derivative functions
-/// (a call to a function defined in the module that stayed a call) rather
-/// than by a rule or as an allocation?
-bool isDifferentiatedAsCall(const llvm::CallBase &Call);
 
 llvm::FunctionType *augmentedFunctionType(const llvm::Function &F,
                                           const CallPattern &P);
@@ -85,7 +82,23 @@ public:
   /// \p Site why) if there can be none.
   virtual CallDerivative get(llvm::Function &Callee, const CallPattern &P,
                              const llvm::CallBase &Site) = 0;
+  /// Can calls to \p Callee get a pair (a function defined in the module,
+  /// or one with a registered custom derivative)?
+  virtual bool canDifferentiate(const llvm::Function &Callee) const = 0;
 };
+
+/// A gradient (gradientFunctionType) of \p F for \p Activities made of
+/// its pair \p Pair: the augmented forward, then the reverse seeded with 1
+/// when \p F returns a floating-point value.
+llvm::Function *gradientFromPair(llvm::Function &F,
+                                 llvm::ArrayRef<ArgActivity> Activities,
+                                 const CallDerivative &Pair,
+                                 const llvm::Twine &Name);
+
+/// Is \p Call differentiated through a pair from \p Calls (see above)
+/// rather than by a rule or as an allocation? False without \p Calls.
+bool isDifferentiatedAsCall(const llvm::CallBase &Call,
+                            const CallDerivativeProvider *Calls);
 
 } // namespace adjoint
 
