@@ -10,11 +10,14 @@
 #include "adjoint/Activity/ActivityAnalysis.h"
 #include "adjoint/Planning/CachePlan.h"
 #include "adjoint/Preprocess/Preprocess.h"
+#include "adjoint/Rules/DerivativeRules.h"
 #include "adjoint/Support/TypeUtils.h"
 #include "adjoint/Synthesis/GradientSynthesis.h"
 #include "adjoint/TypeAnalysis/TypeAnalysis.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
@@ -140,12 +143,85 @@ CallDerivative DerivativeSet::get(Function &Callee, const CallPattern &P,
   }
   std::string Base = (Callee.getName() + ".adjoint." + P.mangle()).str();
   It->second.Augmented =
-      Function::Create(augmentedFunctionType(Callee, P),
+      Function::Create(augmentedFunctionType(Callee.getFunctionType(), P),
                        GlobalValue::InternalLinkage, Base + ".aug", M);
   It->second.Reverse =
-      Function::Create(reverseFunctionType(Callee, P),
+      Function::Create(reverseFunctionType(Callee.getFunctionType(), P),
                        GlobalValue::InternalLinkage, Base + ".rev", M);
   Pending.push_back({&Callee, P, It->second});
+  return It->second;
+}
+
+/// May calls through pointers reach \p F: is its address used other than
+/// to call it or to name it to the Enzyme API?
+static bool isIndirectCallTarget(const Function &F) {
+  for (const Use &U : F.uses()) {
+    const User *Usr = U.getUser();
+    if (const auto *Call = dyn_cast<CallBase>(Usr)) {
+      if (Call->isCallee(&U))
+        continue;
+      const Function *Callee = Call->getCalledFunction();
+      if (Callee && Callee->getName().contains("__enzyme_"))
+        continue;
+    }
+    // A registration array { f, augmented, reverse }.
+    if (isa<ConstantArray>(Usr) &&
+        all_of(Usr->users(), [](const User *G) {
+          return isa<GlobalVariable>(G) &&
+                 G->getName().starts_with("__enzyme_register");
+        }))
+      continue;
+    return true;
+  }
+  return false;
+}
+
+/// An internal function that calls \p F with its arguments.
+static Function *callingWrapper(Function &F) {
+  std::string Name = (F.getName() + ".adjoint.callee").str();
+  if (Function *W = F.getParent()->getFunction(Name))
+    return W;
+  Function *W = Function::Create(F.getFunctionType(),
+                                 GlobalValue::InternalLinkage, Name,
+                                 F.getParent());
+  IRBuilder<> B(BasicBlock::Create(F.getContext(), "entry", W));
+  SmallVector<Value *, 4> Args;
+  for (Argument &A : W->args())
+    Args.push_back(&A);
+  Value *Result = B.CreateCall(&F, Args);
+  if (F.getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Result);
+  return W;
+}
+
+CallDerivative DerivativeSet::getIndirect(FunctionType *FTy,
+                                          const CallPattern &P,
+                                          const CallBase &Site) {
+  auto [It, Inserted] = Dispatchers.try_emplace({FTy, P});
+  if (!Inserted)
+    return It->second;
+  SmallVector<Function *, 8> Candidates;
+  for (Function &F : M)
+    if (F.getFunctionType() == FTy && isIndirectCallTarget(F))
+      Candidates.push_back(&F);
+  SmallVector<std::pair<Function *, CallDerivative>, 8> Targets;
+  for (Function *F : Candidates) {
+    Function *Body = F;
+    // A library function with a rule (sin, exp, ...): differentiate a
+    // function that calls it.
+    if (!canDifferentiate(*F)) {
+      if (!F->isDeclaration() || !findFunctionRule(F->getName()))
+        continue;
+      Body = callingWrapper(*F);
+    }
+    if (CallDerivative Pair = get(*Body, P, Site))
+      Targets.push_back({F, Pair});
+  }
+  It->second = buildDispatchPair(FTy, P, Targets, M);
+  Generated.push_back(It->second.Augmented);
+  Generated.push_back(It->second.Reverse);
   return It->second;
 }
 

@@ -46,6 +46,8 @@ public:
 
   CallDerivative get(llvm::Function &Callee, const CallPattern &P,
                      const llvm::CallBase &Site) override;
+  CallDerivative getIndirect(llvm::FunctionType *FTy, const CallPattern &P,
+                             const llvm::CallBase &Site) override;
   bool canDifferentiate(const llvm::Function &Callee) const override;
 
   /// Every function built, for the cleanup pipeline.
@@ -77,6 +79,8 @@ private:
       Gradients;
   std::map<std::pair<llvm::Function *, CallPattern>, CallDerivative> Pairs;
   llvm::SmallVector<PendingPair, 8> Pending;
+  std::map<std::pair<llvm::FunctionType *, CallPattern>, CallDerivative>
+      Dispatchers;
   llvm::SmallVector<llvm::Function *, 8> Generated;
 };
 

@@ -194,7 +194,7 @@ SmallVector<Value *, 8> primalArguments(Function &F, const CallPattern &P,
 
 Function *buildAugmentedAdapter(Function &F, const CallPattern &P,
                                 Function &UserAug, AugmentedReturn How) {
-  Function *Aug = createAdapter(augmentedFunctionType(F, P),
+  Function *Aug = createAdapter(augmentedFunctionType(F.getFunctionType(), P),
                                 F.getName() + ".adjoint." + P.mangle() +
                                     ".aug",
                                 *F.getParent());
@@ -226,7 +226,7 @@ Function *buildAugmentedAdapter(Function &F, const CallPattern &P,
 Function *buildReverseAdapter(Function &F, const CallPattern &P,
                               Function &UserRev, const UserConvention &C,
                               bool HasTape) {
-  Function *Rev = createAdapter(reverseFunctionType(F, P),
+  Function *Rev = createAdapter(reverseFunctionType(F.getFunctionType(), P),
                                 F.getName() + ".adjoint." + P.mangle() +
                                     ".rev",
                                 *F.getParent());
@@ -234,7 +234,7 @@ Function *buildReverseAdapter(Function &F, const CallPattern &P,
   SmallVector<Value *, 8> Args = userArguments(F, P, *Rev);
   unsigned Next = Rev->arg_size() - 1; // The tape.
   if (C.ReturnAdjoint)
-    Args.push_back(takesReturnAdjoint(F, P)
+    Args.push_back(takesReturnAdjoint(F.getFunctionType(), P)
                        ? static_cast<Value *>(Rev->getArg(Next - 1))
                        : Constant::getNullValue(C.ReturnAdjoint));
   if (HasTape)

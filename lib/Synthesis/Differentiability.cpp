@@ -345,8 +345,10 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
   if (isDifferentiatedAsCall(Call, Calls)) {
     Type *RetTy = Call.getType();
     if (ActiveResult && containsFloat(RetTy) && !RetTy->isFPOrFPVectorTy())
-      fail(Call, "'" + demangle(Callee->getName()) +
-                     "' returns a struct or array of floating-point values, "
+      fail(Call, (Callee ? "'" + demangle(Callee->getName()) + "'"
+                         : std::string("the function called through this "
+                                       "pointer")) +
+                     " returns a struct or array of floating-point values, "
                      "which is not supported yet for calls that are not "
                      "inlined (recursion); return the values through a "
                      "pointer instead");

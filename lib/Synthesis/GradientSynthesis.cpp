@@ -214,8 +214,10 @@ private:
   struct KeptCall {
     CallPattern Pattern;
     CallDerivative Derivative;
-    const Function *Callee;
-    SmallVector<Value *, 8> Args; ///< The primal arguments.
+    FunctionType *Type; ///< The callee's.
+    /// The primal arguments; for an indirect call, the function pointer
+    /// first.
+    SmallVector<Value *, 8> Args;
     Value *Tape;
     Value *Result; ///< Stands for the call's result; null if void.
   };
@@ -367,7 +369,7 @@ void ReverseModeBuilder::createTurn() {
   Type *RetTy = R.Primal.getReturnType();
   if (!RetTy->isVoidTy())
     Turn.Return = B.CreatePHI(RetTy, 2, "return.value");
-  if (returnsShadow(R.Primal, *R.Split))
+  if (returnsShadow(R.Primal.getFunctionType(), *R.Split))
     Turn.ShadowReturn = B.CreatePHI(RetTy, 2, "return.shadow");
   // Destinations are added as the returns are seen.
   B.CreateSwitch(TurnWhich, Turn.Block);
@@ -377,7 +379,7 @@ void ReverseModeBuilder::seedReturn(ReturnInst &Ret, BasicBlock &Reverse) {
   Value *RV = Ret.getReturnValue();
   // The seed starts the reverse of the returning block. (Seeded before the
   // return goes, which may be where the entry block's slots are inserted.)
-  bool Seeded = R.Split ? takesReturnAdjoint(R.Primal, *R.Split)
+  bool Seeded = R.Split ? takesReturnAdjoint(R.Primal.getFunctionType(), *R.Split)
                         : RV && RV->getType()->isFPOrFPVectorTy();
   if (Seeded && isActive(RV)) {
     IRBuilder<> RB(&Reverse);
@@ -516,17 +518,20 @@ void ReverseModeBuilder::augmentCall(CallBase &Call) {
          return isActive(Arg.get());
        })))
     return;
-  KeptCall K{callPattern(Call), {}, Call.getCalledFunction(), {}, nullptr,
+  KeptCall K{callPattern(Call), {}, Call.getFunctionType(), {}, nullptr,
              nullptr};
-  K.Derivative = R.Calls ? R.Calls->get(*Call.getCalledFunction(), K.Pattern,
-                                        Call)
-                         : CallDerivative();
+  Function *Callee = Call.getCalledFunction();
+  K.Derivative = Callee ? R.Calls->get(*Callee, K.Pattern, Call)
+                        : R.Calls->getIndirect(K.Type, K.Pattern, Call);
   if (!K.Derivative) {
     CallFailed = true;
     return;
   }
   IRBuilder<> B(&Call);
   SmallVector<Value *, 8> Args;
+  // Through a pointer: the dispatching pair takes the pointer first.
+  if (!Callee)
+    Args.push_back(Call.getCalledOperand());
   for (auto [Arg, Act] : zip(Call.args(), K.Pattern.Args)) {
     K.Args.push_back(Arg);
     Args.push_back(Arg);
@@ -539,7 +544,7 @@ void ReverseModeBuilder::augmentCall(CallBase &Call) {
   if (!Call.getType()->isVoidTy()) {
     K.Result = B.CreateExtractValue(Aug, 1, Call.getName());
     StandsFor[K.Result] = &Call;
-    if (returnsShadow(*K.Callee, K.Pattern))
+    if (returnsShadow(K.Type, K.Pattern))
       Shadows.setShadow(K.Result,
                         B.CreateExtractValue(Aug, 2, Call.getName() +
                                                          ".shadow"));
@@ -556,7 +561,7 @@ void ReverseModeBuilder::reverseKeptCall(CallInst &Augmented, IRBuilder<> &B) {
   const KeptCall &K = KeptCalls.find(&Augmented)->second;
   B.SetCurrentDebugLocation(Augmented.getDebugLoc());
   SmallVector<Value *, 8> Args(Augmented.args());
-  if (takesReturnAdjoint(*K.Callee, K.Pattern))
+  if (takesReturnAdjoint(K.Type, K.Pattern))
     Args.push_back(takeAdjoint(K.Result, B));
   Args.push_back(K.Tape);
   CallInst *Rev = B.CreateCall(K.Derivative.Reverse, Args);
@@ -869,7 +874,7 @@ Function *createGradientFunction(
   Function &Primal = R.Primal;
   FunctionType *FTy = gradientFunctionType(Primal, R.Activities);
   // A split pair's reverse takes the return's adjoint after the arguments.
-  bool TakesAdjoint = R.Split && takesReturnAdjoint(Primal, *R.Split);
+  bool TakesAdjoint = R.Split && takesReturnAdjoint(Primal.getFunctionType(), *R.Split);
   if (TakesAdjoint) {
     SmallVector<Type *, 8> Params(FTy->params());
     Params.push_back(Primal.getReturnType());

@@ -34,6 +34,7 @@ namespace llvm {
 class CallBase;
 class Function;
 class FunctionType;
+class Module;
 class Type;
 } // namespace llvm
 
@@ -56,14 +57,13 @@ struct CallPattern {
 
 /// Does the pattern's return value have an adjoint that the reverse takes
 /// as a parameter (a floating-point return that is active)?
-bool takesReturnAdjoint(const llvm::Function &F, const CallPattern &P);
+bool takesReturnAdjoint(const llvm::FunctionType *FTy, const CallPattern &P);
 /// Does the augmented function return the shadow of F's returned pointer?
-bool returnsShadow(const llvm::Function &F, const CallPattern &P);
+bool returnsShadow(const llvm::FunctionType *FTy, const CallPattern &P);
 
-
-llvm::FunctionType *augmentedFunctionType(const llvm::Function &F,
+llvm::FunctionType *augmentedFunctionType(llvm::FunctionType *FTy,
                                           const CallPattern &P);
-llvm::FunctionType *reverseFunctionType(const llvm::Function &F,
+llvm::FunctionType *reverseFunctionType(llvm::FunctionType *FTy,
                                         const CallPattern &P);
 
 /// The augmented and reverse functions of one (function, pattern); their
@@ -82,6 +82,12 @@ public:
   /// \p Site why) if there can be none.
   virtual CallDerivative get(llvm::Function &Callee, const CallPattern &P,
                              const llvm::CallBase &Site) = 0;
+  /// The pair for calls through a pointer to functions of type \p FTy:
+  /// both take the pointer first, then the arguments as above, and call the
+  /// pair of the function the pointer holds.
+  virtual CallDerivative getIndirect(llvm::FunctionType *FTy,
+                                     const CallPattern &P,
+                                     const llvm::CallBase &Site) = 0;
   /// Can calls to \p Callee get a pair (a function defined in the module,
   /// or one with a registered custom derivative)?
   virtual bool canDifferentiate(const llvm::Function &Callee) const = 0;
@@ -95,8 +101,18 @@ llvm::Function *gradientFromPair(llvm::Function &F,
                                  const CallDerivative &Pair,
                                  const llvm::Twine &Name);
 
+/// The dispatching pair for calls through pointers to functions of type
+/// \p FTy (CallDerivativeProvider::getIndirect): compares the pointer with
+/// each of \p Targets and calls its pair; any other target aborts the
+/// program with a message naming it.
+CallDerivative buildDispatchPair(
+    llvm::FunctionType *FTy, const CallPattern &P,
+    llvm::ArrayRef<std::pair<llvm::Function *, CallDerivative>> Targets,
+    llvm::Module &M);
+
 /// Is \p Call differentiated through a pair from \p Calls (see above)
-/// rather than by a rule or as an allocation? False without \p Calls.
+/// rather than by a rule or as an allocation? Indirect calls are. False
+/// without \p Calls.
 bool isDifferentiatedAsCall(const llvm::CallBase &Call,
                             const CallDerivativeProvider *Calls);
 
