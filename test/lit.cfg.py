@@ -25,6 +25,10 @@ config.substitutions.append(
     ("%clang-adjoint",
      f"{config.clang} -fpass-plugin={config.adjoint_plugin} -I{include_dir} -I{inputs_dir} -Werror=implicit-function-declaration"))
 config.substitutions.append(("%clang", f"{config.clang} -I{include_dir} -I{inputs_dir}"))
+# Plugin options on the clang command line need the plugin loaded before
+# options are parsed: %clang-adjoint %plugin-options -mllvm -adjoint-...
+config.substitutions.append(
+    ("%plugin-options", f"-Xclang -load -Xclang {config.adjoint_plugin}"))
 config.substitutions.append(("%test-include", inputs_dir))
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("not ", config.not_tool + " "))

@@ -32,7 +32,7 @@ std::string CallPattern::mangle() const {
 }
 
 bool takesReturnAdjoint(const FunctionType *FTy, const CallPattern &P) {
-  return P.ActiveReturn && FTy->getReturnType()->isFPOrFPVectorTy();
+  return P.ActiveReturn && containsFloat(FTy->getReturnType());
 }
 
 bool returnsShadow(const FunctionType *FTy, const CallPattern &P) {

@@ -47,7 +47,7 @@ class DifferentiabilityChecker {
 public:
   explicit DifferentiabilityChecker(const GradientRequest &R)
       : F(R.Primal), Activity(R.Activity), Activities(R.Activities),
-        Types(R.Types), Calls(R.Calls),
+        Types(R.Types), Calls(R.Calls), IsSplit(R.Split),
         Context(" (in the gradient of '" + demangle(R.SourceName) +
                 "' requested at " + describeLocation(R.Site) + ")") {}
 
@@ -83,7 +83,8 @@ private:
   /// with 1) or nothing; an aggregate of floats has no single seed.
   void checkReturnType() {
     Type *RetTy = F.getReturnType();
-    if (!containsFloat(RetTy) || RetTy->isFPOrFPVectorTy())
+    // A split pair's caller hands it the adjoint of the whole aggregate.
+    if (!containsFloat(RetTy) || RetTy->isFPOrFPVectorTy() || IsSplit)
       return;
     for (const BasicBlock &BB : F)
       if (isa<ReturnInst>(BB.getTerminator()))
@@ -139,6 +140,7 @@ private:
   ArrayRef<ArgActivity> Activities;
   const FunctionTypeInfo &Types;
   const CallDerivativeProvider *Calls;
+  bool IsSplit;
   DenseMap<const Value *, bool> BitsMemo;
   std::string Context;
   bool Ok = true;
@@ -342,18 +344,8 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
     return;
   const Function *Callee = Call.getCalledFunction();
   // Differentiated through the callee's own derivative functions.
-  if (isDifferentiatedAsCall(Call, Calls)) {
-    Type *RetTy = Call.getType();
-    if (ActiveResult && containsFloat(RetTy) && !RetTy->isFPOrFPVectorTy())
-      fail(Call, (Callee ? "'" + demangle(Callee->getName()) + "'"
-                         : std::string("the function called through this "
-                                       "pointer")) +
-                     " returns a struct or array of floating-point values, "
-                     "which is not supported yet for calls that are not "
-                     "inlined (recursion); return the values through a "
-                     "pointer instead");
+  if (isDifferentiatedAsCall(Call, Calls))
     return;
-  }
   if (!ActiveResult) {
     // The result carries no derivative; one could only escape through
     // memory the callee writes.
