@@ -26,6 +26,15 @@ bool mayCarryDerivative(const Type *T) {
   return containsFloat(T) || T->isPointerTy();
 }
 
+/// A call to a function defined in the module that inlining left (a
+/// recursive one, or one whose registered derivative replaces its body) may
+/// store what it computes from its arguments through its pointer arguments,
+/// like a store would.
+bool mayStoreThroughArguments(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  return Callee && !Callee->isDeclaration() && !Call.onlyReadsMemory();
+}
+
 } // namespace
 
 SmallVector<ArgActivity, 8> defaultActivities(const Function &F) {
@@ -80,6 +89,11 @@ void ActivityInfo::propagateVaried(ArrayRef<ArgActivity> Args) {
           markMemoryVaried(II->getArgOperand(1), MarkVaried);
         continue;
       }
+      if (const auto *Call = dyn_cast<CallBase>(U);
+          Call && mayStoreThroughArguments(*Call))
+        for (const Value *Arg : Call->args())
+          if (Arg->getType()->isPointerTy())
+            markMemoryVaried(Arg, MarkVaried);
       if (const auto *I = dyn_cast<Instruction>(U)) {
         // A pointer that may point to varied memory or elsewhere: the other
         // memory is read and written through it too, so it needs a shadow.
@@ -129,6 +143,16 @@ void ActivityInfo::propagateUseful() {
         MarkUseful(II->getArgOperand(0));
         MarkUseful(II->getArgOperand(1));
       }
+    } else if (const auto *Call = dyn_cast<CallBase>(&I);
+               Call && mayStoreThroughArguments(*Call) &&
+               any_of(Call->args(), [&](const Use &Arg) {
+                 return Arg->getType()->isPointerTy() &&
+                        Varied.contains(Arg.get());
+               })) {
+      // As for a store: what it may write there is an output, computed
+      // from any of its arguments.
+      for (const Value *Arg : Call->args())
+        MarkUseful(Arg);
     } else if (const auto *MI = dyn_cast<MemIntrinsic>(&I)) {
       // Overwritten the same way, so its shadow must be consumed; a copy's
       // source receives what the destination's shadow holds.

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "adjoint/Plugin/AdjointPass.h"
+#include "ForwardDerivatives.h"
 
 #include "adjoint/Activity/ActivityAnalysis.h"
 #include "adjoint/Frontend/AutodiffRequest.h"
@@ -181,8 +182,15 @@ PreservedAnalyses AdjointPass::run(Module &M, ModuleAnalysisManager &MAM) {
       discardAutodiffCall(*Call);
   }
   auto CustomDerivatives = collectCustomDerivatives(M);
+  ForwardDerivatives Forward(M, FAM);
   for (AutodiffRequest *R : orderInnerFirst(Requests)) {
     CallBase *Call = R->Call;
+    if (R->Mode == DiffMode::Forward) {
+      Function *Derivative = Forward.serve(*R);
+      if (!Derivative || !lowerAutodiffCall(*R, *Derivative))
+        discardAutodiffCall(*Call);
+      continue;
+    }
     if (usesCustomDerivative(*R, CustomDerivatives)) {
       discardAutodiffCall(*Call);
       continue;
@@ -207,6 +215,7 @@ PreservedAnalyses AdjointPass::run(Module &M, ModuleAnalysisManager &MAM) {
     Cleanup.addPass(SimplifyCFGPass());
     Cleanup.addPass(ADCEPass());
   }
+  Generated.append(Forward.built().begin(), Forward.built().end());
   for (Function *G : Generated) {
     FAM.clear(*G, G->getName());
     Cleanup.run(*G, FAM);

@@ -46,14 +46,17 @@ bool inHistory(ArrayRef<std::pair<Function *, int>> History, int Id,
 
 /// Inlines, into the clone, the calls to functions defined in this module,
 /// so that -O0 code (where nothing was inlined) reaches AD in the same shape
-/// as optimized code. Recursive calls and what exceeds the budget stay calls.
-void inlineDefinedCallees(Function &Clone, const Function &Original) {
+/// as optimized code. Recursive calls, calls to functions \p KeepCalled
+/// keeps, and what exceeds the budget stay calls.
+void inlineDefinedCallees(Function &Clone, const Function &Original,
+                          function_ref<bool(const Function &)> KeepCalled) {
   SmallVector<std::pair<Function *, int>, 16> History;
   SmallVector<PendingCall, 16> Worklist;
   auto Enqueue = [&](CallBase *Call, int HistoryId) {
     Function *Callee = Call->getCalledFunction();
     if (Callee && !Callee->isDeclaration() && !Callee->isVarArg() &&
-        Callee != &Clone && Callee != &Original)
+        Callee != &Clone && Callee != &Original &&
+        !(KeepCalled && KeepCalled(*Callee)))
       Worklist.push_back({Call, HistoryId});
   };
   for (Instruction &I : instructions(Clone))
@@ -159,7 +162,9 @@ FunctionPassManager buildCanonicalizationPipeline() {
 
 } // namespace
 
-Function *cloneForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
+Function *cloneForDifferentiation(Function &F, FunctionAnalysisManager &FAM,
+                                  function_ref<bool(const Function &)>
+                                      KeepCalled) {
   ValueToValueMapTy VMap;
   Function *Clone = CloneFunction(&F, VMap);
   Clone->setName(F.getName() + ".adjoint.primal");
@@ -168,7 +173,7 @@ Function *cloneForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   // canonicalization passes skip the clone.
   Clone->removeFnAttr(Attribute::OptimizeNone);
   Clone->removeFnAttr(Attribute::NoInline);
-  inlineDefinedCallees(*Clone, F);
+  inlineDefinedCallees(*Clone, F, KeepCalled);
   rewritePosixMemalign(*Clone);
 
   FunctionPassManager FPM = buildCanonicalizationPipeline();

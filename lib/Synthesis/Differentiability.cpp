@@ -44,16 +44,21 @@ namespace {
 
 class DifferentiabilityChecker {
 public:
-  explicit DifferentiabilityChecker(const GradientRequest &R)
-      : F(R.Primal), Activity(R.Activity), Activities(R.Activities),
-        Types(R.Types),
-        Context(" (in the gradient of '" + demangle(R.SourceName) +
-                "' requested at " + describeLocation(R.Site) + ")") {}
+  explicit DifferentiabilityChecker(const DifferentiabilityQuery &Q)
+      : F(Q.F), Activity(Q.Activity), Activities(Q.Activities),
+        Types(Q.Types), Mode(Q.Mode), CallsDerivative(Q.CallsDerivative),
+        Context((Q.Mode == DiffMode::Forward ? " (in the forward derivative "
+                                               "of '"
+                                             : " (in the gradient of '") +
+                demangle(Q.SourceName) + "' requested at " +
+                describeLocation(Q.Site) + ")") {}
 
   bool run() {
     checkArguments();
     checkReturnType();
-    checkLoops();
+    // Forward mode follows the CFG as it is: any cycle will do.
+    if (Mode == DiffMode::Reverse)
+      checkLoops();
     for (const Instruction &I : instructions(F))
       checkInstruction(I);
     return Ok;
@@ -79,10 +84,12 @@ private:
   }
 
   /// The differentiated output is a floating-point return value (seeded
-  /// with 1) or nothing; an aggregate of floats has no single seed.
+  /// with 1) or nothing; an aggregate of floats has no single seed. Forward
+  /// mode returns its tangent, whatever its shape.
   void checkReturnType() {
     Type *RetTy = F.getReturnType();
-    if (!containsFloat(RetTy) || RetTy->isFPOrFPVectorTy())
+    if (!containsFloat(RetTy) || RetTy->isFPOrFPVectorTy() ||
+        (Mode == DiffMode::Forward && isFloatAggregate(RetTy)))
       return;
     for (const BasicBlock &BB : F)
       if (isa<ReturnInst>(BB.getTerminator()))
@@ -137,6 +144,8 @@ private:
   const ActivityInfo &Activity;
   ArrayRef<ArgActivity> Activities;
   const FunctionTypeInfo &Types;
+  DiffMode Mode;
+  function_ref<bool(const CallBase &)> CallsDerivative;
   DenseMap<const Value *, bool> BitsMemo;
   std::string Context;
   bool Ok = true;
@@ -207,6 +216,9 @@ void DifferentiabilityChecker::checkMemTransfer(const MemTransferInst &MT) {
     return fail(MT, Name + " copies data that carries derivatives into "
                            "memory that has no shadow; its derivatives would "
                            "be lost");
+  // Forward mode copies the shadow bytes as they are, whatever they hold.
+  if (Mode == DiffMode::Forward)
+    return;
   std::string WhyNot;
   if (!transferLayout(MT.getRawDest(), MT.getLength(), Types, WhyNot))
     fail(MT, Name + " over memory that holds derivatives: " + WhyNot);
@@ -219,7 +231,7 @@ void DifferentiabilityChecker::checkRealloc(const CallBase &Realloc) {
     return fail(Realloc, "realloc of a block that was not allocated in the "
                          "differentiated function is not supported yet");
   std::string WhyNot;
-  if (Activity.isActive(Realloc.getArgOperand(0)) &&
+  if (Mode == DiffMode::Reverse && Activity.isActive(Realloc.getArgOperand(0)) &&
       !transferLayout(&Realloc, constantReallocCopySize(Realloc), Types,
                       WhyNot, /*UntouchedIfUnknown=*/true))
     fail(Realloc, "realloc of memory that holds derivatives: " + WhyNot);
@@ -338,6 +350,8 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
                       "this value in C, or pass its inputs as enzyme_const");
   if (findRule(Call))
     return;
+  if (CallsDerivative && CallsDerivative(Call))
+    return;
   const Function *Callee = Call.getCalledFunction();
   if (!ActiveResult) {
     // The result carries no derivative; one could only escape through
@@ -381,8 +395,14 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
 
 } // namespace
 
+bool checkDifferentiable(const DifferentiabilityQuery &Q) {
+  return DifferentiabilityChecker(Q).run();
+}
+
 bool checkDifferentiable(const GradientRequest &R) {
-  return DifferentiabilityChecker(R).run();
+  return checkDifferentiable(DifferentiabilityQuery{
+      R.Primal, R.Activities, R.Activity, R.Types, R.SourceName, R.Site,
+      DiffMode::Reverse});
 }
 
 } // namespace adjoint

@@ -24,11 +24,13 @@ class PHINode;
 namespace adjoint {
 
 /// Clones \p F into a new internal function of the same module, inlines the
-/// functions it calls that are defined in the module (except recursion), and
-/// canonicalizes the clone with \p FAM's passes. The caller owns the clone
-/// and erases it when done.
-llvm::Function *cloneForDifferentiation(llvm::Function &F,
-                                        llvm::FunctionAnalysisManager &FAM);
+/// functions it calls that are defined in the module (except recursion, and
+/// those for which \p KeepCalled is true: functions whose registered custom
+/// derivative replaces their body), and canonicalizes the clone with
+/// \p FAM's passes. The caller owns the clone and erases it when done.
+llvm::Function *cloneForDifferentiation(
+    llvm::Function &F, llvm::FunctionAnalysisManager &FAM,
+    llvm::function_ref<bool(const llvm::Function &)> KeepCalled = nullptr);
 
 class FunctionTypeInfo;
 
