@@ -251,10 +251,15 @@ PreservedAnalyses ProtectCustomDerivativesPass::run(Module &M,
   bool Changed = false;
   for (auto [F, Registration] : collectCustomDerivatives(M)) {
     auto *Fn = const_cast<Function *>(F);
-    if (Fn->hasFnAttribute(Attribute::NoInline))
-      continue;
-    Fn->addFnAttr(Attribute::NoInline);
-    Changed = true;
+    // noduplicate: function specialization would otherwise call a clone
+    // for constant arguments, which no registration names.
+    for (Attribute::AttrKind Kind :
+         {Attribute::NoInline, Attribute::NoDuplicate}) {
+      if (Fn->hasFnAttribute(Kind))
+        continue;
+      Fn->addFnAttr(Kind);
+      Changed = true;
+    }
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

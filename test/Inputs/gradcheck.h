@@ -99,6 +99,29 @@ static void gc_grad(const char *test, gc_fn f, int n, const long double *x,
   }
 }
 
+/* Compares a tangent `got` computed by forward mode, the derivative of f
+   at x (n components) in the direction v, with the same combination of
+   finite differences. */
+static void gc_tangent(const char *test, gc_fn f, int n, const long double *x,
+                       const long double *v, long double got,
+                       long double tol) {
+  long double want = 0;
+  for (int i = 0; i != n; ++i)
+    if (v[i] != 0)
+      want += v[i] * gc_fd(f, x, n, i);
+  if (gc_close(got, want, tol))
+    return;
+  ++gc_failures;
+  fprintf(stderr, "FAIL %s, tangent at (", test);
+  for (int j = 0; j != n; ++j)
+    fprintf(stderr, "%s%.17Lg", j ? ", " : "", x[j]);
+  fprintf(stderr, ") along (");
+  for (int j = 0; j != n; ++j)
+    fprintf(stderr, "%s%.17Lg", j ? ", " : "", v[j]);
+  fprintf(stderr, "): expected %.17Lg (finite differences), got %.17Lg\n",
+          want, got);
+}
+
 /* The exit status of main: nonzero when any check failed. */
 static int gc_finish(void) {
   if (gc_failures)
