@@ -11,6 +11,7 @@
 #include "adjoint/Synthesis/ForwardMode.h"
 #include "adjoint/TypeAnalysis/TypeAnalysis.h"
 
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
@@ -57,14 +58,43 @@ Function *ForwardDerivatives::declare(Function &Fn,
   return It->second;
 }
 
+namespace {
+
+/// A function that only calls \p Fn: what forward mode differentiates in
+/// place of a function whose registered derivative replaces its body, so
+/// that a request for it calls the function and then its derivative, as
+/// any other call of it does.
+Function *callThrough(Function &Fn) {
+  Function *Wrapper =
+      Function::Create(Fn.getFunctionType(), GlobalValue::InternalLinkage,
+                       Fn.getName() + ".adjoint.primal", Fn.getParent());
+  IRBuilder<> B(BasicBlock::Create(Fn.getContext(), "", Wrapper));
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : Wrapper->args())
+    Args.push_back(&A);
+  CallInst *Call = B.CreateCall(&Fn, Args);
+  Call->setCallingConv(Fn.getCallingConv());
+  if (Call->getType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Call);
+  return Wrapper;
+}
+
+} // namespace
+
 /// Runs the stages on one function. Type analysis is seeded, for the
 /// requested function, with what the caller's own analysis knows of the
 /// values it passes (as for reverse mode, in AdjointPass.cpp).
 bool ForwardDerivatives::build(const Key &K, Function &Into,
                                const AutodiffRequest &Top) {
   auto &[Fn, Pattern, ReturnPrimal] = K;
-  Function *Primal = cloneForDifferentiation(
-      *Fn, FAM, [&](const Function &G) { return hasCustomDerivative(G); });
+  Function *Primal =
+      hasCustomDerivative(*Fn)
+          ? callThrough(*Fn)
+          : cloneForDifferentiation(*Fn, FAM, [&](const Function &G) {
+              return hasCustomDerivative(G);
+            });
   SmallVector<TypeTree, 8> ArgTrees;
   if (Fn == Top.Fn && !ReturnPrimal) {
     TypeAnalyzer CallerAnalyzer;

@@ -83,6 +83,10 @@ int main(void) {
               GC_TOL_DOUBLE);
     gc_expect("level1", "calls of cube_fwd", CubeCalls - before, 1, 0);
   }
+  /* A request for the registered function itself uses its derivative. */
+  gc_expect("cube", "tangent with the registered derivative",
+            __enzyme_fwddiff((void *)cube, 1.5, 0.5), 6 * 1.5 * 1.5 * 0.5,
+            GC_TOL_DOUBLE);
   int before = RootCalls;
   gc_tangent("distance", distance_at, 2, (long double[]){0.8, -1.5},
              (long double[]){1, 2},
