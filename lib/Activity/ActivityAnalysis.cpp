@@ -26,16 +26,18 @@ bool mayCarryDerivative(const Type *T) {
   return containsFloat(T) || T->isPointerTy();
 }
 
-/// A call to a function defined in the module that inlining left (a
-/// recursive one, or one whose registered derivative replaces its body) may
-/// store what it computes from its arguments through its pointer arguments,
-/// like a store would.
-bool mayStoreThroughArguments(const CallBase &Call) {
-  const Function *Callee = Call.getCalledFunction();
-  return Callee && !Callee->isDeclaration() && !Call.onlyReadsMemory();
-}
-
 } // namespace
+
+/// A call to a function defined in the module that inlining left (a
+/// recursive one), or to one whose registered derivative replaces its body,
+/// may store what it computes from its arguments through its pointer
+/// arguments, like a store would.
+bool ActivityInfo::mayStoreThroughArguments(const CallBase &Call) const {
+  const Function *Callee = Call.getCalledFunction();
+  return Callee &&
+         (!Callee->isDeclaration() || CustomDerivatives.contains(Callee)) &&
+         !Call.onlyReadsMemory();
+}
 
 SmallVector<ArgActivity, 8> defaultActivities(const Function &F) {
   SmallVector<ArgActivity, 8> Result;
@@ -51,7 +53,7 @@ SmallVector<ArgActivity, 8> defaultActivities(const Function &F) {
 }
 
 ActivityInfo::ActivityInfo(const Function &F, ArrayRef<ArgActivity> Args)
-    : F(F) {
+    : F(F), CustomDerivatives(collectCustomDerivatives(*F.getParent())) {
   propagateVaried(Args);
   propagateUseful();
 }

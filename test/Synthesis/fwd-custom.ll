@@ -4,6 +4,9 @@
 ; for a constant) and returns the result's tangent; f's body is not
 ; differentiated. A derivative declared with tangents only for the
 ; arguments that carry derivatives at the call (g_fwd) is called that way.
+; A registered function without a body (h) writes through its pointer
+; arguments as far as activity is concerned: its output carries the
+; derivative that its registered derivative writes into the shadow.
 ; RUN: %opt-adjoint -passes='adjoint<O0>' -S %s | FileCheck %s
 
 declare double @__enzyme_fwddiff(ptr, ...)
@@ -32,13 +35,21 @@ define void @g_fwd(ptr %p, ptr %dp, double %x, double %dx, double %c) {
 }
 @__enzyme_register_derivative_g = global [2 x ptr] [ptr @g, ptr @g_fwd]
 
+declare void @h(double, ptr)
+declare void @h_fwd(double, double, ptr, ptr)
+@__enzyme_register_derivative_h = global [2 x ptr] [ptr @h, ptr @h_fwd]
+
 define double @user(double %x) {
   %a = call double @f(double %x, double 2.0)
   %slot = alloca double
   call void @g(ptr %slot, double %x, double 3.0)
   %v = load double, ptr %slot
   %s = fmul double %a, %v
-  ret double %s
+  %out = alloca double
+  call void @h(double %x, ptr %out)
+  %o = load double, ptr %out
+  %t = fadd double %s, %o
+  ret double %t
 }
 
 define double @call_user(double %x) {
@@ -54,5 +65,9 @@ define double @call_user(double %x) {
 ; CHECK-NEXT:    call void @g_fwd(ptr nonnull %slot, ptr nonnull %slot.shadow, double %x, double %x.tangent, double 3.000000e+00)
 ; CHECK-NEXT:    %v = load double, ptr %slot
 ; CHECK-NEXT:    %v.tangent = load double, ptr %slot.shadow
-; CHECK:         ret double %s.tangent
+; CHECK:         %out.shadow = alloca double
+; CHECK:         call void @h(double %x, ptr nonnull %out)
+; CHECK-NEXT:    call void @h_fwd(double %x, double %x.tangent, ptr nonnull %out, ptr nonnull %out.shadow)
+; CHECK-NEXT:    %o.tangent = load double, ptr %out.shadow
+; CHECK:         ret double %t.tangent
 ; CHECK-NOT:   define internal

@@ -54,8 +54,12 @@ private:
   void markMemoryVaried(const llvm::Value *Ptr,
                         llvm::function_ref<void(const llvm::Value *)> Mark);
   void propagateUseful();
+  bool mayStoreThroughArguments(const llvm::CallBase &Call) const;
 
   const llvm::Function &F;
+  /// Functions whose body a registered derivative replaces.
+  llvm::DenseMap<const llvm::Function *, const llvm::GlobalVariable *>
+      CustomDerivatives;
   llvm::SmallPtrSet<const llvm::Value *, 32> Varied;
   llvm::SmallPtrSet<const llvm::Value *, 32> Useful;
 };
