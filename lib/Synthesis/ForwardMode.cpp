@@ -113,10 +113,10 @@ public:
   /// Calls the derivative replaces or follows: to functions with a
   /// registered derivative, and to functions defined in the module (left
   /// by inlining: recursion), unless they return a pointer that needs a
-  /// shadow.
+  /// shadow. (Those that may unwind are reported by checkCalls.)
   bool handles(const CallBase &Call) const {
     const Function *Callee = Call.getCalledFunction();
-    if (!Callee || !isa<CallInst>(Call))
+    if (!Callee)
       return false;
     if (R.Custom.contains(Callee))
       return true;
@@ -125,17 +125,28 @@ public:
            !(Call.getType()->isPointerTy() && R.Activity.isActive(&Call));
   }
 
-  /// Decides how every registered derivative the clone calls is called,
-  /// reporting those that cannot be. Before the body moves: activity is
-  /// known for the clone's values.
-  bool matchCustomCalls(const Twine &Context) {
+  /// Reports the handled calls that cannot be differentiated, and decides
+  /// how every registered derivative the clone calls is called. Before the
+  /// body moves: activity is known for the clone's values.
+  bool checkCalls(const Twine &Context) {
     bool Ok = true;
+    auto IsActive = [&](const Value *V) { return R.Activity.isActive(V); };
     for (Instruction &I : instructions(R.Primal)) {
-      auto *Call = dyn_cast<CallInst>(&I);
-      const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-      auto It = Callee ? R.Custom.find(Callee) : R.Custom.end();
-      auto IsActive = [&](const Value *V) { return R.Activity.isActive(V); };
-      if (It == R.Custom.end() || !isDifferentiated(*Call, IsActive))
+      auto *Call = dyn_cast<CallBase>(&I);
+      if (!Call || !handles(*Call) || !isDifferentiated(*Call, IsActive))
+        continue;
+      const Function *Callee = Call->getCalledFunction();
+      if (isa<InvokeInst>(Call)) {
+        reportError(*Call, "the call to '" + demangle(Callee->getName()) +
+                               "' may throw an exception, and forward mode "
+                               "cannot differentiate calls that may unwind "
+                               "yet; declare it noexcept (C++)" +
+                               Context);
+        Ok = false;
+        continue;
+      }
+      auto It = R.Custom.find(Callee);
+      if (It == R.Custom.end())
         continue;
       std::optional<TangentSlots> Slots =
           matchCustomDerivative(*Call, It->second, IsActive, Context);
@@ -638,7 +649,7 @@ bool synthesizeForward(const ForwardRequest &R, Function &Into) {
       Primal, R.Activities, R.Activity, R.Types, R.SourceName, R.Site,
       DiffMode::Forward,
       [&](const CallBase &Call) { return Calls.handles(Call); }});
-  Ok = Calls.matchCustomCalls(Context) && Ok;
+  Ok = Calls.checkCalls(Context) && Ok;
   if (!Ok) {
     Primal.eraseFromParent();
     return false;
