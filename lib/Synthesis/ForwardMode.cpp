@@ -95,8 +95,6 @@ FunctionType *forwardFunctionType(const Function &F,
 
 namespace {
 
-/// Which calls of the clone a forward derivative differentiates by calling
-/// a derivative function, and how.
 /// Does \p Call need its derivative at all? Only when a derivative flows
 /// in or out of it.
 bool isDifferentiated(const CallBase &Call,
@@ -106,6 +104,8 @@ bool isDifferentiated(const CallBase &Call,
          });
 }
 
+/// Which calls of the clone a forward derivative differentiates by calling
+/// a derivative function, and how.
 class DerivedCalls {
 public:
   DerivedCalls(const ForwardRequest &R) : R(R) {}
@@ -156,6 +156,10 @@ public:
         Ok = false;
     }
     return Ok;
+  }
+
+  bool isCustom(const CallBase &Call) const {
+    return R.Custom.contains(Call.getCalledFunction());
   }
 
   /// Where the registered derivative called in place of \p Call takes
@@ -290,7 +294,9 @@ void ForwardModeBuilder::differentiate(Instruction &I) {
     return mirrorMemSet(*MS);
   if (auto *MT = dyn_cast<MemTransferInst>(&I))
     return mirrorMemTransfer(*MT);
-  if (auto *Call = dyn_cast<CallBase>(&I); Call && !findRule(*Call))
+  // A registered derivative wins over the table (one for `sin`, say).
+  if (auto *Call = dyn_cast<CallBase>(&I);
+      Call && (!findRule(*Call) || Calls.isCustom(*Call)))
     return differentiateCall(*Call);
   // Pointers have shadows (ShadowMemory), not tangents.
   if (!isActive(&I) || I.getType()->isPointerTy())
@@ -324,7 +330,7 @@ void ForwardModeBuilder::differentiateCall(CallBase &Call) {
   if (!CI || !Calls.handles(Call) ||
       !isDifferentiated(Call, [&](const Value *V) { return isActive(V); }))
     return;
-  if (R.Custom.contains(CI->getCalledFunction())) {
+  if (Calls.isCustom(Call)) {
     if (const TangentSlots *Slots = Calls.customSlots(Call))
       callCustomDerivative(*CI, *Slots);
     return;

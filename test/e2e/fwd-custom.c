@@ -6,7 +6,9 @@
 // twice the true one (against the closed form of what it gives), a
 // function whose body cannot be differentiated at all (bit manipulation of
 // a double), and a count of the derivative's calls. Pointer arguments get
-// shadows, inactive floating-point arguments a zero tangent.
+// shadows, inactive floating-point arguments a zero tangent. A request for
+// the registered function itself calls its derivative too, and one
+// registered for a libm function replaces the rule table's.
 // RUN: %clang-adjoint -O0 %s -o %t0 -lm && %t0
 // RUN: %clang-adjoint -O1 %s -o %t1 -lm && %t1
 // RUN: %clang-adjoint -O2 %s -o %t2 -lm && %t2
@@ -64,6 +66,12 @@ static double scale_fwd(double x, double dx, double c, double dc) {
 void *__enzyme_register_derivative_scale[2] = {(void *)scale,
                                                (void *)scale_fwd};
 
+/* A registered derivative wins over the rule table: this one for libm's
+   cbrt is deliberately wrong (1/2 everywhere). */
+static double cbrt_fwd(double x, double dx) { return 0.5 * dx; }
+void *__enzyme_register_derivative_cbrt[2] = {(void *)cbrt, (void *)cbrt_fwd};
+double root(double x) { return cbrt(x) + x; }
+
 double distance(double x, double y) {
   double v[2] = {scale(x, 3.0), y}, n;
   norm2(v, &n);
@@ -86,6 +94,9 @@ int main(void) {
   /* A request for the registered function itself uses its derivative. */
   gc_expect("cube", "tangent with the registered derivative",
             __enzyme_fwddiff((void *)cube, 1.5, 0.5), 6 * 1.5 * 1.5 * 0.5,
+            GC_TOL_DOUBLE);
+  gc_expect("root", "tangent with the registered derivative of cbrt",
+            __enzyme_fwddiff((void *)root, 2.0, 2.0), 2 * (0.5 + 1),
             GC_TOL_DOUBLE);
   int before = RootCalls;
   gc_tangent("distance", distance_at, 2, (long double[]){0.8, -1.5},
