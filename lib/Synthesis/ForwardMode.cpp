@@ -497,13 +497,12 @@ void ForwardModeBuilder::mirrorMemTransfer(MemTransferInst &MT) {
                    MT.getLength());
 }
 
-/// A shadow block the derivative allocated is freed with its primal block.
-/// Shadows that came from the caller (of blocks allocated elsewhere) are
-/// the caller's to free.
+/// A shadow block is freed with its primal block, wherever the pointer
+/// came from: a block fn allocated may come back from memory (a list's
+/// nodes), and a block the caller hands fn to free comes with its shadow.
 void ForwardModeBuilder::mirrorDeallocation(CallBase &Dealloc) {
   Value *Ptr = Dealloc.getArgOperand(0);
-  if (!isActive(Ptr) || isa<ConstantPointerNull>(Ptr) ||
-      !hasKnownBlockSize(Ptr))
+  if (!isActive(Ptr) || isa<ConstantPointerNull>(Ptr))
     return;
   BuilderAfter B(Dealloc);
   freeShadow(Dealloc, Shadows.shadowOf(Ptr), B);

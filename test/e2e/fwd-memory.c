@@ -2,7 +2,9 @@
 // (each output's tangent lands in its shadow), an in-place update, structs
 // with integer, array and float fields, struct assignment (memcpy), local
 // arrays, pointers stored in memory, and heap blocks from malloc, calloc
-// and realloc, freed inside the function or handed back to the caller.
+// and realloc, freed inside the function or handed back to the caller, a
+// linked list whose nodes are freed through pointers loaded from memory,
+// and a block the caller hands over to be freed (with its shadow).
 // References: finite differences of the same C code, output by output. The
 // sanitizer run checks that shadow blocks are neither leaked nor used after
 // free.
@@ -105,6 +107,47 @@ static long double make_at(const long double *v) {
   return r;
 }
 
+/* A linked list built, walked and freed: the nodes freed come back from
+   memory, and so do their shadows, which are freed too. */
+typedef struct Cell {
+  double v;
+  struct Cell *next;
+} Cell;
+double list(const double *x, int n) {
+  Cell *head = NULL;
+  for (int i = 0; i < n; ++i) {
+    Cell *c = malloc(sizeof(Cell));
+    c->v = x[i] * x[i];
+    c->next = head;
+    head = c;
+  }
+  double s = 0;
+  for (int k = 1; head; ++k) {
+    s += head->v * k;
+    Cell *next = head->next;
+    free(head);
+    head = next;
+  }
+  return s;
+}
+static long double list_at(const long double *v) {
+  double x[3] = {v[0], v[1], v[2]};
+  return list(x, 3);
+}
+
+/* Frees the block the caller hands it; its shadow goes with it. */
+double consume(double *b) {
+  double r = b[0] * b[1];
+  free(b);
+  return r;
+}
+static long double consume_at(const long double *v) {
+  double *b = malloc(2 * sizeof(double));
+  b[0] = v[0];
+  b[1] = v[1];
+  return consume(b);
+}
+
 int main(void) {
   long double at[4] = {0.4, 1.3, 0.1, 2.0}, dir[4] = {1, -0.5, 2, 0.25};
   for (Out = 0; Out != 4; ++Out) {
@@ -156,6 +199,19 @@ int main(void) {
                (long double[]){1, 3}, db[Out], GC_TOL_DOUBLE);
     free(b);
     free(db);
+  }
+  {
+    double x[3] = {0.3, -0.8, 1.5}, dx[3] = {1, 2, -1};
+    gc_tangent("list", list_at, 3, (long double[]){0.3, -0.8, 1.5},
+               (long double[]){1, 2, -1},
+               __enzyme_fwddiff_d((void *)list, x, dx, 3), GC_TOL_DOUBLE);
+  }
+  {
+    double *b = malloc(2 * sizeof(double)), *db = malloc(2 * sizeof(double));
+    b[0] = 0.7, b[1] = 1.9, db[0] = 1, db[1] = 0.5;
+    gc_tangent("consume", consume_at, 2, (long double[]){0.7, 1.9},
+               (long double[]){1, 0.5},
+               __enzyme_fwddiff_d((void *)consume, b, db), GC_TOL_DOUBLE);
   }
   return gc_finish();
 }
