@@ -14,6 +14,7 @@
 // RUN: %clang-adjoint -O2 %s -o %t2 -lm && %t2
 // RUN: %clang-adjoint -O3 %s -o %t3 -lm && %t3
 // RUN: %clang-adjoint -O2 -ffast-math %s -o %tf -lm && %tf
+// RUN: %clang-adjoint -O2 -g %s -o %tg -lm && %tg
 // RUN: %clang-adjoint -O1 -fsanitize=address %s -o %ta -lm && %ta
 #include "gradcheck.h"
 #include <stdint.h>
