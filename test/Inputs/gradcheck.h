@@ -4,8 +4,9 @@
 |*                                                                            *|
 |*===----------------------------------------------------------------------===*|
 |*                                                                            *|
-|* Checks a gradient computed by the plugin against central finite            *|
-|* differences taken in long double, which never involve the plugin.          *|
+|* Checks a gradient (gc_grad) or a forward-mode tangent (gc_tangent)         *|
+|* computed by the plugin against central finite differences taken in long    *|
+|* double, which never involve the plugin.                                    *|
 |*                                                                            *|
 |* A test describes the function to check as a gc_fn, which evaluates it at   *|
 |* a point given in long double. For a double function this is usually just   *|
