@@ -30,6 +30,12 @@ extern int enzyme_out;       /* active scalar by value; gradient returned */
    return type you need, or use the typed C++ helper below. */
 double __enzyme_autodiff(void *fn, ...);
 
+/* Forward mode: returns the tangent of fn's floating-point result (nothing
+   when fn returns anything else) and writes the tangents of what fn writes
+   through duplicated pointers into their shadows. Each floating-point
+   argument is followed by its tangent unless marked enzyme_const. */
+double __enzyme_fwddiff(void *fn, ...);
+
 #ifdef __cplusplus
 } /* extern "C" */
 
@@ -44,6 +50,17 @@ template <typename R, typename Fn, typename... Args>
 __attribute__((always_inline)) inline R autodiff(Fn *fn, Args... args) {
   using Entry = R (*)(void *, ...);
   return reinterpret_cast<Entry>(&__enzyme_autodiff)(
+      reinterpret_cast<void *>(fn), args...);
+}
+
+/// Calls __enzyme_fwddiff with return type \p R; e.g.
+/// \code
+///   double dy = adjoint::fwddiff<double>(f, x, dx, y, dy);
+/// \endcode
+template <typename R, typename Fn, typename... Args>
+__attribute__((always_inline)) inline R fwddiff(Fn *fn, Args... args) {
+  using Entry = R (*)(void *, ...);
+  return reinterpret_cast<Entry>(&__enzyme_fwddiff)(
       reinterpret_cast<void *>(fn), args...);
 }
 } // namespace adjoint

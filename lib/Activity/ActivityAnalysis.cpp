@@ -44,7 +44,8 @@ SmallVector<ArgActivity, 8> defaultActivities(const Function &F) {
 ActivityInfo::ActivityInfo(const Function &F, ArrayRef<ArgActivity> Args,
                            bool ReturnIsOutput,
                            function_ref<bool(const CallBase &)> IsOpaqueCall)
-    : F(F), OpaqueCall(IsOpaqueCall) {
+    : F(F), OpaqueCall(IsOpaqueCall),
+      CustomDerivatives(collectCustomDerivatives(*F.getParent())) {
   propagateVaried(Args);
   propagateUseful(ReturnIsOutput);
 }
@@ -60,7 +61,8 @@ bool ActivityInfo::isOpaqueCall(const CallBase &Call) const {
   if (OpaqueCall)
     return OpaqueCall(Call);
   const Function *Callee = Call.getCalledFunction();
-  return !Callee || !Callee->isDeclaration();
+  return !Callee || !Callee->isDeclaration() ||
+         CustomDerivatives.contains(Callee);
 }
 
 void ActivityInfo::propagateVaried(ArrayRef<ArgActivity> Args) {

@@ -21,6 +21,28 @@ using namespace llvm;
 
 namespace adjoint {
 
+namespace {
+
+/// The entry points Adjoint implements, recognised by the name their
+/// declarations contain. Another one is a line here plus its DiffMode.
+struct EntryPoint {
+  StringLiteral Name;
+  DiffMode Mode;
+};
+constexpr EntryPoint ImplementedEntryPoints[] = {
+    {AutodiffPrefix, DiffMode::Reverse},
+    {"__enzyme_fwddiff", DiffMode::Forward},
+};
+
+} // namespace
+
+StringRef entryPointName(DiffMode M) {
+  for (const EntryPoint &E : ImplementedEntryPoints)
+    if (E.Mode == M)
+      return E.Name;
+  llvm_unreachable("every mode has an entry point");
+}
+
 StringRef activityName(ArgActivity A) {
   switch (A) {
   case ArgActivity::Const:
@@ -100,9 +122,11 @@ const GlobalVariable *markerGlobal(Value *Arg) {
 }
 
 
-ArgActivity defaultActivity(const Type *ParamTy) {
+/// In forward mode a floating-point value is duplicated by value: its
+/// tangent follows it.
+ArgActivity defaultActivity(const Type *ParamTy, DiffMode Mode) {
   if (isFloatAggregate(ParamTy))
-    return ArgActivity::Out;
+    return Mode == DiffMode::Forward ? ArgActivity::Dup : ArgActivity::Out;
   if (ParamTy->isPointerTy())
     return ArgActivity::Dup;
   return ArgActivity::Const;
@@ -111,7 +135,9 @@ ArgActivity defaultActivity(const Type *ParamTy) {
 /// Walks the call's arguments once, turning them into per-parameter entries.
 class CallParser {
 public:
-  explicit CallParser(CallBase &Call) : Call(Call), Builder(&Call) {}
+  CallParser(CallBase &Call, DiffMode Mode)
+      : Call(Call), Builder(&Call), Mode(Mode),
+        EntryName(entryPointName(Mode)) {}
 
   std::optional<AutodiffRequest> parse();
 
@@ -121,6 +147,7 @@ private:
     return false;
   }
   bool parseParameter(unsigned Index, AutodiffRequest &R);
+  bool checkActivity(unsigned Index, ArgActivity A, Type *ParamTy);
   Value *convert(Value *V, Type *To, unsigned ParamIndex, StringRef What);
   std::string paramName(unsigned Index) const {
     return "parameter " + std::to_string(Index + 1) + " of '" +
@@ -129,6 +156,8 @@ private:
 
   CallBase &Call;
   IRBuilder<> Builder;
+  DiffMode Mode;
+  StringRef EntryName; ///< For messages.
   Function *Fn = nullptr;
   unsigned Next = 0; ///< The next call argument to consume.
 };
@@ -138,8 +167,8 @@ std::optional<AutodiffRequest> CallParser::parse() {
   if (Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet))
     Next = 1;
   if (Next >= Call.arg_size()) {
-    fail("__enzyme_autodiff needs the function to differentiate as its "
-         "first argument");
+    fail(EntryName + " needs the function to differentiate as its first "
+         "argument");
     return std::nullopt;
   }
   Value *Callee = lookThroughLocalCopies(Call.getArgOperand(Next++));
@@ -147,8 +176,8 @@ std::optional<AutodiffRequest> CallParser::parse() {
     Callee = GA->getAliaseeObject();
   Fn = dyn_cast_or_null<Function>(Callee);
   if (!Fn) {
-    fail("the first argument of __enzyme_autodiff must be a function known "
-         "at compile time, e.g. (void *)f");
+    fail("the first argument of " + EntryName +
+         " must be a function known at compile time, e.g. (void *)f");
     return std::nullopt;
   }
   if (Fn->isDeclaration()) {
@@ -165,12 +194,13 @@ std::optional<AutodiffRequest> CallParser::parse() {
 
   AutodiffRequest R;
   R.Call = &Call;
+  R.Mode = Mode;
   R.Fn = Fn;
   for (unsigned I = 0, E = Fn->arg_size(); I != E; ++I)
     if (!parseParameter(I, R))
       return std::nullopt;
   if (Next != Call.arg_size()) {
-    fail("too many arguments to __enzyme_autodiff: '" +
+    fail("too many arguments to " + EntryName + ": '" +
          demangle(Fn->getName()) +
          "' takes " + plural(Fn->arg_size(), "parameter"));
     return std::nullopt;
@@ -181,7 +211,7 @@ std::optional<AutodiffRequest> CallParser::parse() {
 bool CallParser::parseParameter(unsigned Index, AutodiffRequest &R) {
   Type *ParamTy = Fn->getArg(Index)->getType();
   auto TooFew = [&] {
-    return fail("too few arguments to __enzyme_autodiff: missing a value for " +
+    return fail("too few arguments to " + EntryName + ": missing a value for " +
                 paramName(Index) + " ('" + demangle(Fn->getName()) +
                 "' takes " +
                 plural(Fn->arg_size(), "parameter") + ")");
@@ -194,7 +224,7 @@ bool CallParser::parseParameter(unsigned Index, AutodiffRequest &R) {
                 "not supported yet; pass a pointer to it instead");
 
   RequestArg Arg;
-  Arg.Activity = defaultActivity(ParamTy);
+  Arg.Activity = defaultActivity(ParamTy, Mode);
   bool Explicit = false;
   if (const GlobalVariable *Marker = markerGlobal(Call.getArgOperand(Next))) {
     std::optional<ArgActivity> A = markerActivity(Marker->getName());
@@ -212,45 +242,71 @@ bool CallParser::parseParameter(unsigned Index, AutodiffRequest &R) {
                   paramName(Index));
   }
 
-  if (Arg.Activity == ArgActivity::Out && !isFloatAggregate(ParamTy))
-    return fail("enzyme_out on " + paramName(Index) + " of type " +
-                describeType(ParamTy) + ": only floating-point values passed by "
-                "value can be enzyme_out" +
-                (ParamTy->isPointerTy() ? "; use enzyme_dup with a shadow"
-                                        : "; use enzyme_const"));
-  if (hasShadow(Arg.Activity) && !ParamTy->isPointerTy())
-    return fail(activityName(Arg.Activity) + " on " + paramName(Index) +
-                " of type " + describeType(ParamTy) + ": only pointers have "
-                "shadows" +
-                (isFloatAggregate(ParamTy) ? "; use enzyme_out" : "; use "
-                                                                  "enzyme_"
-                                                                  "const"));
+  if (!checkActivity(Index, Arg.Activity, ParamTy))
+    return false;
 
   Arg.Primal = convert(Call.getArgOperand(Next++), ParamTy, Index, "value");
   if (!Arg.Primal)
     return false;
   if (hasShadow(Arg.Activity)) {
+    // A floating-point value passed by value is followed by its tangent
+    // (forward mode only); a pointer by its shadow.
+    StringRef Shadow = ParamTy->isPointerTy() ? "shadow" : "tangent";
     if (Next >= Call.arg_size() || markerGlobal(Call.getArgOperand(Next))) {
-      if (!Explicit)
+      if (!Explicit && ParamTy->isPointerTy())
         return fail("missing shadow for " + paramName(Index) +
                     ": a pointer without a marker is enzyme_dup and is "
                     "followed by its shadow; pass one, or mark the pointer "
                     "enzyme_const");
-      return fail("missing shadow after " + activityName(Arg.Activity) +
-                  " for " + paramName(Index));
+      if (!Explicit)
+        return fail("missing tangent for " + paramName(Index) +
+                    ": in forward mode a floating-point value without a "
+                    "marker is enzyme_dup and is followed by its tangent; "
+                    "pass one, or mark the value enzyme_const");
+      return fail("missing " + Shadow + " after " +
+                  activityName(Arg.Activity) + " for " + paramName(Index));
     }
-    Arg.Shadow = convert(Call.getArgOperand(Next++), ParamTy, Index, "shadow");
+    Arg.Shadow = convert(Call.getArgOperand(Next++), ParamTy, Index, Shadow);
     if (!Arg.Shadow)
       return false;
     // Adjoints accumulated into the primal's own memory would corrupt both.
-    if (lookThroughLocalCopies(Arg.Shadow) ==
-        lookThroughLocalCopies(Arg.Primal))
+    if (ParamTy->isPointerTy() && lookThroughLocalCopies(Arg.Shadow) ==
+                                      lookThroughLocalCopies(Arg.Primal))
       return fail("the shadow passed for " + paramName(Index) +
                   " is the same pointer as its value; pass a separate, "
                   "zero-initialized shadow buffer");
   }
   R.Args.push_back(Arg);
   return true;
+}
+
+/// Can parameter \p Index, of type \p ParamTy, take activity \p A in this
+/// mode? Reports why not.
+bool CallParser::checkActivity(unsigned Index, ArgActivity A, Type *ParamTy) {
+  bool IsFloat = isFloatAggregate(ParamTy);
+  if (A == ArgActivity::Out && Mode == DiffMode::Forward)
+    return fail("enzyme_out on " + paramName(Index) + ": forward mode (" +
+                EntryName + ") returns no gradients; use enzyme_dup followed "
+                "by the tangent of the value" +
+                (ParamTy->isPointerTy() ? " (a shadow pointer)" : ""));
+  if (A == ArgActivity::Out && !IsFloat)
+    return fail("enzyme_out on " + paramName(Index) + " of type " +
+                describeType(ParamTy) + ": only floating-point values passed by "
+                "value can be enzyme_out" +
+                (ParamTy->isPointerTy() ? "; use enzyme_dup with a shadow"
+                                        : "; use enzyme_const"));
+  if (!hasShadow(A) || ParamTy->isPointerTy())
+    return true;
+  if (Mode == DiffMode::Forward) {
+    if (IsFloat)
+      return true;
+    return fail(activityName(A) + " on " + paramName(Index) + " of type " +
+                describeType(ParamTy) + ": only pointers and floating-point "
+                "values have shadows or tangents; use enzyme_const");
+  }
+  return fail(activityName(A) + " on " + paramName(Index) + " of type " +
+              describeType(ParamTy) + ": only pointers have shadows" +
+              (IsFloat ? "; use enzyme_out" : "; use enzyme_const"));
 }
 
 /// Undoes C's default argument promotions (float to double, small integers
@@ -284,11 +340,19 @@ Function *calledEntryPoint(CallBase &Call) {
   return F && isEntryPoint(*F, EnzymePrefix) ? F : nullptr;
 }
 
+/// The mode \p Entry (an entry point) asks for, if Adjoint implements it.
+std::optional<DiffMode> implementedMode(const Function &Entry) {
+  for (const EntryPoint &E : ImplementedEntryPoints)
+    if (isEntryPoint(Entry, E.Name))
+      return E.Mode;
+  return std::nullopt;
+}
+
 } // namespace
 
 SmallVector<CallBase *, 8> collectAutodiffCalls(Module &M) {
   SmallVector<CallBase *, 8> Calls;
-  SmallVector<CallBase *, 4> Unsupported;
+  SmallVector<CallBase *, 8> Unsupported;
   for (Function &F : M)
     for (BasicBlock &BB : F)
       for (Instruction &I : BB) {
@@ -296,15 +360,13 @@ SmallVector<CallBase *, 8> collectAutodiffCalls(Module &M) {
         Function *Entry = Call ? calledEntryPoint(*Call) : nullptr;
         if (!Entry)
           continue;
-        if (isEntryPoint(*Entry, AutodiffPrefix))
-          Calls.push_back(Call);
-        else
-          Unsupported.push_back(Call);
+        (implementedMode(*Entry) ? Calls : Unsupported).push_back(Call);
       }
   for (CallBase *Call : Unsupported) {
     reportError(*Call, "'" + demangle(calledEntryPoint(*Call)->getName()) +
                            "' is not supported yet; Adjoint implements "
-                           "reverse mode through __enzyme_autodiff");
+                           "reverse mode through __enzyme_autodiff and "
+                           "forward mode through __enzyme_fwddiff");
     discardAutodiffCall(*Call);
   }
   return Calls;
@@ -360,7 +422,9 @@ void removeUnusedEntryPoints(Module &M) {
 }
 
 std::optional<AutodiffRequest> parseAutodiffCall(CallBase &Call) {
-  return CallParser(Call).parse();
+  Function *Entry = calledEntryPoint(Call);
+  std::optional<DiffMode> Mode = Entry ? implementedMode(*Entry) : std::nullopt;
+  return CallParser(Call, Mode.value_or(DiffMode::Reverse)).parse();
 }
 
 void finalizeMarkerGlobals(Module &M) {

@@ -117,6 +117,32 @@ void eraseCall(CallBase &Call) {
 }
 
 
+/// The declared return type \p Expected cannot hold the \p NumLeaves values
+/// of type \p Returned that the generated function returns.
+void reportMismatch(const AutodiffRequest &R, Type *Expected, Type *Returned,
+                    size_t NumLeaves) {
+  std::string Has =
+      NumLeaves ? " of type " + describeType(Returned) : std::string();
+  std::string Fn = demangle(R.Fn->getName());
+  std::string Declared =
+      (entryPointName(R.Mode) + " is declared to return " +
+       describeType(Expected))
+          .str();
+  if (R.Mode == DiffMode::Forward) {
+    reportError(*R.Call,
+                Declared + " but the forward derivative of '" + Fn +
+                    "' returns " + Twine(NumLeaves) + " value(s)" + Has +
+                    " (the tangent of its floating-point return value); "
+                    "declare it to return the type '" + Fn + "' returns");
+    return;
+  }
+  reportError(*R.Call,
+              Declared + " but '" + Fn + "' has " + Twine(NumLeaves) +
+                  " enzyme_out gradient value(s)" + Has +
+                  "; declare a return type with one floating-point field "
+                  "per enzyme_out argument, in argument order");
+}
+
 } // namespace
 
 bool lowerAutodiffCall(const AutodiffRequest &R, Function &Gradient) {
@@ -144,17 +170,8 @@ bool lowerAutodiffCall(const AutodiffRequest &R, Function &Gradient) {
 
   bool ResultUsed = ThroughSRet || !Call.use_empty();
   if (ResultUsed && !leavesConvertible(GradientLeaves, Expected)) {
-    reportError(Call, "__enzyme_autodiff is declared to return " +
-                          describeType(Expected) + " but '" +
-                          demangle(R.Fn->getName()) +
-                          "' has " + Twine(GradientLeaves.size()) +
-                          " enzyme_out gradient value(s)" +
-                          (GradientLeaves.empty()
-                               ? ""
-                               : " of type " +
-                                     describeType(Gradient.getReturnType())) +
-                          "; declare a return type with one floating-point "
-                          "field per enzyme_out argument, in argument order");
+    reportMismatch(R, Expected, Gradient.getReturnType(),
+                   GradientLeaves.size());
     NewCall->eraseFromParent();
     return false;
   }

@@ -6,6 +6,7 @@
 
 #include "adjoint/Plugin/AdjointPass.h"
 #include "DerivativeSet.h"
+#include "ForwardDerivatives.h"
 
 #include "adjoint/Activity/ActivityAnalysis.h"
 #include "adjoint/Frontend/AutodiffRequest.h"
@@ -112,8 +113,15 @@ PreservedAnalyses AdjointPass::run(Module &M, ModuleAnalysisManager &MAM) {
       discardAutodiffCall(*Call);
   }
   DerivativeSet Derivatives(M, FAM, PlanOut);
+  ForwardDerivatives Forward(M, FAM);
   for (AutodiffRequest *R : orderInnerFirst(Requests)) {
     CallBase *Call = R->Call;
+    if (R->Mode == DiffMode::Forward) {
+      Function *Derivative = Forward.serve(*R);
+      if (!Derivative || !lowerAutodiffCall(*R, *Derivative))
+        discardAutodiffCall(*Call);
+      continue;
+    }
     Function *Gradient = Derivatives.gradient(*R);
     if (!Gradient || !lowerAutodiffCall(*R, *Gradient))
       discardAutodiffCall(*Call);
@@ -128,7 +136,9 @@ PreservedAnalyses AdjointPass::run(Module &M, ModuleAnalysisManager &MAM) {
     Cleanup.addPass(SimplifyCFGPass());
     Cleanup.addPass(ADCEPass());
   }
-  for (Function *G : Derivatives.generated()) {
+  SmallVector<Function *, 8> Generated(Derivatives.generated());
+  Generated.append(Forward.built().begin(), Forward.built().end());
+  for (Function *G : Generated) {
     FAM.clear(*G, G->getName());
     Cleanup.run(*G, FAM);
   }
@@ -163,10 +173,15 @@ PreservedAnalyses ProtectCustomDerivativesPass::run(Module &M,
   bool Changed = false;
   for (auto [F, Registration] : collectCustomDerivatives(M)) {
     auto *Fn = const_cast<Function *>(F);
-    if (Fn->hasFnAttribute(Attribute::NoInline))
-      continue;
-    Fn->addFnAttr(Attribute::NoInline);
-    Changed = true;
+    // noduplicate: function specialization would otherwise call a clone
+    // for constant arguments, which no registration names.
+    for (Attribute::AttrKind Kind :
+         {Attribute::NoInline, Attribute::NoDuplicate}) {
+      if (Fn->hasFnAttribute(Kind))
+        continue;
+      Fn->addFnAttr(Kind);
+      Changed = true;
+    }
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

@@ -52,7 +52,8 @@ bool inHistory(ArrayRef<std::pair<Function *, int>> History, int Id,
 
 /// Inlines, into the clone, the calls to functions defined in this module,
 /// so that -O0 code (where nothing was inlined) reaches AD in the same shape
-/// as optimized code. Recursive calls and what exceeds the budget stay calls.
+/// as optimized code. Recursive calls, calls to functions \p KeepCallsTo
+/// keeps, and what exceeds the budget stay calls.
 void inlineDefinedCallees(Function &Clone, const Function &Original,
                           function_ref<bool(const Function &)> KeepCallsTo) {
   if (!InlineCallees)

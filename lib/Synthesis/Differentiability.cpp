@@ -45,16 +45,22 @@ namespace {
 
 class DifferentiabilityChecker {
 public:
-  explicit DifferentiabilityChecker(const GradientRequest &R)
-      : F(R.Primal), Activity(R.Activity), Activities(R.Activities),
-        Types(R.Types), Calls(R.Calls), IsSplit(R.Split),
-        Context(" (in the gradient of '" + demangle(R.SourceName) +
-                "' requested at " + describeLocation(R.Site) + ")") {}
+  explicit DifferentiabilityChecker(const DifferentiabilityQuery &Q)
+      : F(Q.F), Activity(Q.Activity), Activities(Q.Activities),
+        Types(Q.Types), Mode(Q.Mode), CallsDerivative(Q.CallsDerivative),
+        IsSplit(Q.IsSplit),
+        Context((Q.Mode == DiffMode::Forward ? " (in the forward derivative "
+                                               "of '"
+                                             : " (in the gradient of '") +
+                demangle(Q.SourceName) + "' requested at " +
+                describeLocation(Q.Site) + ")") {}
 
   bool run() {
     checkArguments();
     checkReturnType();
-    checkLoops();
+    // Forward mode follows the CFG as it is: any cycle will do.
+    if (Mode == DiffMode::Reverse)
+      checkLoops();
     for (const Instruction &I : instructions(F))
       checkInstruction(I);
     return Ok;
@@ -80,11 +86,13 @@ private:
   }
 
   /// The differentiated output is a floating-point return value (seeded
-  /// with 1) or nothing; an aggregate of floats has no single seed.
+  /// with 1) or nothing; an aggregate of floats has no single seed. Forward
+  /// mode returns its tangent, whatever its shape.
   void checkReturnType() {
     Type *RetTy = F.getReturnType();
     // A split pair's caller hands it the adjoint of the whole aggregate.
-    if (!containsFloat(RetTy) || RetTy->isFPOrFPVectorTy() || IsSplit)
+    if (!containsFloat(RetTy) || RetTy->isFPOrFPVectorTy() || IsSplit ||
+        (Mode == DiffMode::Forward && isFloatAggregate(RetTy)))
       return;
     for (const BasicBlock &BB : F)
       if (isa<ReturnInst>(BB.getTerminator()))
@@ -139,7 +147,8 @@ private:
   const ActivityInfo &Activity;
   ArrayRef<ArgActivity> Activities;
   const FunctionTypeInfo &Types;
-  const CallDerivativeProvider *Calls;
+  DiffMode Mode;
+  function_ref<bool(const CallBase &)> CallsDerivative;
   bool IsSplit;
   DenseMap<const Value *, bool> BitsMemo;
   std::string Context;
@@ -211,6 +220,9 @@ void DifferentiabilityChecker::checkMemTransfer(const MemTransferInst &MT) {
     return fail(MT, Name + " copies data that carries derivatives into "
                            "memory that has no shadow; its derivatives would "
                            "be lost");
+  // Forward mode copies the shadow bytes as they are, whatever they hold.
+  if (Mode == DiffMode::Forward)
+    return;
   std::string WhyNot;
   if (!transferLayout(MT.getRawDest(), MT.getLength(), Types, WhyNot))
     fail(MT, Name + " over memory that holds derivatives: " + WhyNot);
@@ -223,7 +235,7 @@ void DifferentiabilityChecker::checkRealloc(const CallBase &Realloc) {
     return fail(Realloc, "realloc of a block that was not allocated in the "
                          "differentiated function is not supported yet");
   std::string WhyNot;
-  if (Activity.isActive(Realloc.getArgOperand(0)) &&
+  if (Mode == DiffMode::Reverse && Activity.isActive(Realloc.getArgOperand(0)) &&
       !transferLayout(&Realloc, constantReallocCopySize(Realloc), Types,
                       WhyNot, /*UntouchedIfUnknown=*/true))
     fail(Realloc, "realloc of memory that holds derivatives: " + WhyNot);
@@ -342,10 +354,10 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
                       "this value in C, or pass its inputs as enzyme_const");
   if (findRule(Call))
     return;
-  const Function *Callee = Call.getCalledFunction();
   // Differentiated through the callee's own derivative functions.
-  if (isDifferentiatedAsCall(Call, Calls))
+  if (CallsDerivative && CallsDerivative(Call))
     return;
+  const Function *Callee = Call.getCalledFunction();
   if (!ActiveResult) {
     // The result carries no derivative; one could only escape through
     // memory the callee writes.
@@ -388,8 +400,17 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
 
 } // namespace
 
+bool checkDifferentiable(const DifferentiabilityQuery &Q) {
+  return DifferentiabilityChecker(Q).run();
+}
+
 bool checkDifferentiable(const GradientRequest &R) {
-  return DifferentiabilityChecker(R).run();
+  auto KeptCall = [&](const CallBase &Call) {
+    return isDifferentiatedAsCall(Call, R.Calls);
+  };
+  return checkDifferentiable(DifferentiabilityQuery{
+      R.Primal, R.Activities, R.Activity, R.Types, R.SourceName, R.Site,
+      DiffMode::Reverse, KeptCall, R.Split != nullptr});
 }
 
 } // namespace adjoint

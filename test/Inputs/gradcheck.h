@@ -4,8 +4,9 @@
 |*                                                                            *|
 |*===----------------------------------------------------------------------===*|
 |*                                                                            *|
-|* Checks a gradient computed by the plugin against central finite            *|
-|* differences taken in long double, which never involve the plugin.          *|
+|* Checks a gradient (gc_grad) or a forward-mode tangent (gc_tangent)         *|
+|* computed by the plugin against central finite differences taken in long    *|
+|* double, which never involve the plugin.                                    *|
 |*                                                                            *|
 |* A test describes the function to check as a gc_fn, which evaluates it at   *|
 |* a point given in long double. For a double function this is usually just   *|
@@ -97,6 +98,29 @@ static void gc_grad(const char *test, gc_fn f, int n, const long double *x,
     fprintf(stderr, "): expected %.17Lg (finite differences), got %.17Lg\n",
             want, got[i]);
   }
+}
+
+/* Compares a tangent `got` computed by forward mode, the derivative of f
+   at x (n components) in the direction v, with the same combination of
+   finite differences. */
+static void gc_tangent(const char *test, gc_fn f, int n, const long double *x,
+                       const long double *v, long double got,
+                       long double tol) {
+  long double want = 0;
+  for (int i = 0; i != n; ++i)
+    if (v[i] != 0)
+      want += v[i] * gc_fd(f, x, n, i);
+  if (gc_close(got, want, tol))
+    return;
+  ++gc_failures;
+  fprintf(stderr, "FAIL %s, tangent at (", test);
+  for (int j = 0; j != n; ++j)
+    fprintf(stderr, "%s%.17Lg", j ? ", " : "", x[j]);
+  fprintf(stderr, ") along (");
+  for (int j = 0; j != n; ++j)
+    fprintf(stderr, "%s%.17Lg", j ? ", " : "", v[j]);
+  fprintf(stderr, "): expected %.17Lg (finite differences), got %.17Lg\n",
+          want, got);
 }
 
 /* The exit status of main: nonzero when any check failed. */

@@ -1,4 +1,4 @@
-//===- FrontendTest.cpp - Parsing __enzyme_autodiff calls -----------------===//
+//===- FrontendTest.cpp - Parsing __enzyme_autodiff/fwddiff calls ---------===//
 //
 // Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -42,6 +42,7 @@ const char *const Prelude = R"IR(
   @enzyme_dupnoneed = external global i32
   @enzyme_foo = external global i32
   declare double @__enzyme_autodiff(ptr, ...)
+  declare double @__enzyme_fwddiff(ptr, ...)
 )IR";
 
 struct Diagnostic {
@@ -62,8 +63,9 @@ class FrontendTest : public ::testing::Test {
 protected:
   FrontendTest() { Ctx.setDiagnosticHandlerCallBack(recordDiagnostic, &Diags); }
 
-  /// Parses Prelude + \p IR and returns the call to __enzyme_autodiff in
-  /// @caller, or null with a failure recorded.
+  /// Parses Prelude + \p IR and returns the call to an entry point
+  /// (__enzyme_autodiff, __enzyme_fwddiff) in @caller, or null with a
+  /// failure recorded.
   CallBase *callIn(const std::string &IR) {
     SMDiagnostic Err;
     M = parseAssemblyString(Prelude + IR, Err, Ctx);
@@ -82,9 +84,9 @@ protected:
     for (Instruction &I : instructions(*Caller))
       if (auto *Call = dyn_cast<CallBase>(&I))
         if (Function *Callee = Call->getCalledFunction();
-            Callee && Callee->getName().starts_with(AutodiffPrefix))
+            Callee && Callee->getName().starts_with(EnzymePrefix))
           return Call;
-    ADD_FAILURE() << "no call to __enzyme_autodiff";
+    ADD_FAILURE() << "no call to an entry point";
     return nullptr;
   }
 
@@ -325,6 +327,110 @@ TEST_F(FrontendTest, ValueOfTheWrongKind) {
   ASSERT_NE(Call, nullptr);
   EXPECT_FALSE(parseAutodiffCall(*Call).has_value());
   expectOneError("has type ptr but the parameter has type double");
+}
+
+TEST_F(FrontendTest, ForwardModeDefaults) {
+  // In forward mode a floating-point value without a marker is duplicated
+  // by value: its tangent follows it (a float tangent arrives as a double).
+  CallBase *Call = callIn(R"IR(
+    define double @f(double %x, ptr %p, i32 %n, float %y, float %z) {
+      ret double %x
+    }
+    define double @caller(double %x, double %dx, ptr %p, ptr %dp, i32 %n,
+                          double %y, double %z, double %dz) {
+      %c = load i32, ptr @enzyme_const
+      %d = load i32, ptr @enzyme_dup
+      %g = call double (ptr, ...) @__enzyme_fwddiff(ptr @f, double %x,
+               double %dx, ptr %p, ptr %dp, i32 %n, i32 %c, double %y,
+               i32 %d, double %z, double %dz)
+      ret double %g
+    }
+  )IR");
+  ASSERT_NE(Call, nullptr);
+  std::optional<AutodiffRequest> R = parseAutodiffCall(*Call);
+  ASSERT_TRUE(R.has_value());
+  EXPECT_TRUE(Diags.empty());
+  EXPECT_EQ(R->Mode, DiffMode::Forward);
+  ASSERT_EQ(R->Args.size(), 5u);
+  EXPECT_EQ(R->Args[0].Activity, ArgActivity::Dup);
+  EXPECT_EQ(R->Args[0].Shadow, arg("dx"));
+  EXPECT_EQ(R->Args[1].Activity, ArgActivity::Dup);
+  EXPECT_EQ(R->Args[1].Shadow, arg("dp"));
+  EXPECT_EQ(R->Args[2].Activity, ArgActivity::Const);
+  EXPECT_EQ(R->Args[3].Activity, ArgActivity::Const);
+  EXPECT_EQ(R->Args[3].Shadow, nullptr);
+  EXPECT_EQ(R->Args[4].Activity, ArgActivity::Dup);
+  ASSERT_NE(R->Args[4].Shadow, nullptr);
+  EXPECT_TRUE(R->Args[4].Shadow->getType()->isFloatTy());
+}
+
+TEST_F(FrontendTest, ReverseModeRequest) {
+  CallBase *Call = callIn(R"IR(
+    define double @f(double %x) {
+      ret double %x
+    }
+    define double @caller(double %x) {
+      %g = call double (ptr, ...) @__enzyme_autodiff(ptr @f, double %x)
+      ret double %g
+    }
+  )IR");
+  ASSERT_NE(Call, nullptr);
+  std::optional<AutodiffRequest> R = parseAutodiffCall(*Call);
+  ASSERT_TRUE(R.has_value());
+  EXPECT_EQ(R->Mode, DiffMode::Reverse);
+  EXPECT_EQ(entryPointName(R->Mode), "__enzyme_autodiff");
+  EXPECT_EQ(entryPointName(DiffMode::Forward), "__enzyme_fwddiff");
+}
+
+TEST_F(FrontendTest, ForwardModeOut) {
+  CallBase *Call = callIn(R"IR(
+    define double @f(double %x) {
+      ret double %x
+    }
+    define double @caller(double %x) {
+      %o = load i32, ptr @enzyme_out
+      %g = call double (ptr, ...) @__enzyme_fwddiff(ptr @f, i32 %o, double %x)
+      ret double %g
+    }
+  )IR");
+  ASSERT_NE(Call, nullptr);
+  EXPECT_FALSE(parseAutodiffCall(*Call).has_value());
+  expectOneError("enzyme_out on parameter 1 of 'f': forward mode "
+                 "(__enzyme_fwddiff) returns no gradients; use enzyme_dup");
+}
+
+TEST_F(FrontendTest, ForwardModeMissingTangent) {
+  CallBase *Call = callIn(R"IR(
+    define double @f(double %x) {
+      ret double %x
+    }
+    define double @caller(double %x) {
+      %g = call double (ptr, ...) @__enzyme_fwddiff(ptr @f, double %x)
+      ret double %g
+    }
+  )IR");
+  ASSERT_NE(Call, nullptr);
+  EXPECT_FALSE(parseAutodiffCall(*Call).has_value());
+  expectOneError("missing tangent for parameter 1 of 'f': in forward mode");
+}
+
+TEST_F(FrontendTest, ForwardModeDupOnInteger) {
+  CallBase *Call = callIn(R"IR(
+    define double @f(i32 %n) {
+      ret double 0.0
+    }
+    define double @caller(i32 %n) {
+      %d = load i32, ptr @enzyme_dup
+      %g = call double (ptr, ...) @__enzyme_fwddiff(ptr @f, i32 %d, i32 %n,
+               i32 %n)
+      ret double %g
+    }
+  )IR");
+  ASSERT_NE(Call, nullptr);
+  EXPECT_FALSE(parseAutodiffCall(*Call).has_value());
+  expectOneError("enzyme_dup on parameter 1 of 'f' of type i32: only "
+                 "pointers and floating-point values have shadows or "
+                 "tangents; use enzyme_const");
 }
 
 TEST(FrontendMarkers, NamesAndActivities) {

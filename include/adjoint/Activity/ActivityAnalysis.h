@@ -70,6 +70,9 @@ private:
 
   const llvm::Function &F;
   llvm::function_ref<bool(const llvm::CallBase &)> OpaqueCall;
+  /// Functions whose body a registered derivative replaces.
+  llvm::DenseMap<const llvm::Function *, const llvm::GlobalVariable *>
+      CustomDerivatives;
   llvm::SmallPtrSet<const llvm::Value *, 32> Varied;
   llvm::SmallPtrSet<const llvm::Value *, 32> Useful;
 };

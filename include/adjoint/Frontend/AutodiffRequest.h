@@ -4,10 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The frontend reads a call to __enzyme_autodiff and turns it into a request:
-// which function to differentiate, the activity of each of its parameters,
-// the values (and shadows) the caller passes, and how the caller expects the
-// gradients back. It owns the API contract of shared/api-semantics.md and
+// The frontend reads a call to __enzyme_autodiff or __enzyme_fwddiff and
+// turns it into a request: which function to differentiate and in which
+// mode, the activity of each of its parameters, the values (and shadows or
+// tangents) the caller passes, and how the caller expects the derivatives
+// back. It owns the API contract of shared/api-semantics.md and
 // nothing else: it never looks at the body of the differentiated function.
 //
 //===----------------------------------------------------------------------===//
@@ -31,10 +32,20 @@ class Value;
 
 namespace adjoint {
 
+/// Which derivative a request asks for.
+enum class DiffMode {
+  Reverse, ///< __enzyme_autodiff: gradients of the inputs.
+  Forward, ///< __enzyme_fwddiff: the tangent of the outputs.
+};
+
+/// The entry point that asks for \p M, for messages: "__enzyme_autodiff".
+llvm::StringRef entryPointName(DiffMode M);
+
 /// How a parameter of the differentiated function takes part in AD.
 enum class ArgActivity {
   Const,     ///< Not differentiated.
-  Dup,       ///< Pointer with a shadow pointer of the same shape.
+  Dup,       ///< Pointer with a shadow pointer of the same shape; in forward
+             ///< mode also a floating-point value followed by its tangent.
   DupNoNeed, ///< As Dup; primal results written through it are not needed.
   Out,       ///< Active scalar by value; its gradient is returned.
 };
@@ -53,13 +64,14 @@ struct RequestArg {
   llvm::Value *Shadow = nullptr; ///< Only for Dup and DupNoNeed.
 };
 
-/// A parsed call to __enzyme_autodiff.
+/// A parsed call to an entry point.
 struct AutodiffRequest {
   llvm::CallBase *Call = nullptr;
+  DiffMode Mode = DiffMode::Reverse;
   llvm::Function *Fn = nullptr;
   llvm::SmallVector<RequestArg, 8> Args; ///< One per parameter of Fn.
 
-  /// The activity pattern: together with Fn, what identifies the gradient
+  /// The activity pattern: together with Fn and Mode, what identifies the
   /// function that serves this request.
   llvm::SmallVector<ArgActivity, 8> activities() const;
 };
@@ -69,10 +81,10 @@ struct AutodiffRequest {
 constexpr llvm::StringLiteral AutodiffPrefix = "__enzyme_autodiff";
 constexpr llvm::StringLiteral EnzymePrefix = "__enzyme_";
 
-/// The calls to reverse-mode entry points in \p M, including calls through
-/// a local variable holding the entry point (as at -O0). Calls to other
-/// Enzyme entry points that Adjoint does not implement yet are reported as
-/// errors and removed.
+/// The calls to the entry points Adjoint implements (__enzyme_autodiff,
+/// __enzyme_fwddiff) in \p M, including calls through a local variable
+/// holding the entry point (as at -O0). Calls to other Enzyme entry points,
+/// which Adjoint does not implement yet, are reported as errors and removed.
 llvm::SmallVector<llvm::CallBase *, 8> collectAutodiffCalls(llvm::Module &M);
 
 /// The functions that have a custom derivative registered through a global
@@ -93,10 +105,11 @@ std::optional<ArgActivity> markerActivity(llvm::StringRef GlobalName);
 std::optional<AutodiffRequest> parseAutodiffCall(llvm::CallBase &Call);
 
 /// Replaces the call of \p R with a call to \p Gradient (see
-/// GradientSynthesis.h), converting the gradients it returns to the return
-/// type the caller declared for __enzyme_autodiff: void, one scalar, a
-/// struct or vector of them, or a struct returned through an sret pointer.
-/// Reports an error and returns false when they do not match.
+/// GradientSynthesis.h and ForwardMode.h), converting what it returns (the
+/// gradients, or in forward mode the tangent) to the return type the caller
+/// declared for the entry point: void, one scalar, a struct or vector of
+/// them, or a struct returned through an sret pointer. Reports an error and
+/// returns false when they do not match.
 bool lowerAutodiffCall(const AutodiffRequest &R, llvm::Function &Gradient);
 
 /// Replaces a call that could not be served with a zero result, so that the

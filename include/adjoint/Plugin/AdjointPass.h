@@ -62,8 +62,8 @@ private:
 
 /// Runs at the start of the optimization pipeline: keeps functions that
 /// have a registered custom derivative (__enzyme_register_gradient_NAME, ...)
-/// from being inlined before AD runs, so that AD still sees the calls to
-/// them (and can tell that their custom derivative applies).
+/// from being inlined or specialized before AD runs, so that AD still sees
+/// the calls to them (and can tell that their custom derivative applies).
 class ProtectCustomDerivativesPass
     : public llvm::PassInfoMixin<ProtectCustomDerivativesPass> {
 public:
