@@ -32,6 +32,9 @@ struct EntryPoint {
 constexpr EntryPoint ImplementedEntryPoints[] = {
     {AutodiffPrefix, DiffMode::Reverse},
     {"__enzyme_fwddiff", DiffMode::Forward},
+    {"__enzyme_augmentfwd", DiffMode::AugmentedForward},
+    {"__enzyme_reverse", DiffMode::ReverseFromTape},
+    {"__enzyme_augmentsize", DiffMode::TapeSize},
 };
 
 } // namespace
@@ -62,6 +65,12 @@ SmallVector<ArgActivity, 8> AutodiffRequest::activities() const {
   for (const RequestArg &A : Args)
     Result.push_back(A.Activity);
   return Result;
+}
+
+/// Split mode's markers, which say where the tape is rather than an
+/// argument's activity.
+static bool isTapeMarker(StringRef Name) {
+  return Name == "enzyme_tape" || Name == "enzyme_allocated";
 }
 
 std::optional<ArgActivity> markerActivity(StringRef Name) {
@@ -147,6 +156,8 @@ private:
     return false;
   }
   bool parseParameter(unsigned Index, AutodiffRequest &R);
+  bool parseTapeMarkers(AutodiffRequest &R);
+  bool parseReverseTrailer(AutodiffRequest &R);
   bool checkActivity(unsigned Index, ArgActivity A, Type *ParamTy);
   Value *convert(Value *V, Type *To, unsigned ParamIndex, StringRef What);
   std::string paramName(unsigned Index) const {
@@ -196,9 +207,18 @@ std::optional<AutodiffRequest> CallParser::parse() {
   R.Call = &Call;
   R.Mode = Mode;
   R.Fn = Fn;
+  // The size of a tape does not depend on the markers that may follow.
+  if (Mode == DiffMode::TapeSize)
+    return R;
+  if ((Mode == DiffMode::AugmentedForward ||
+       Mode == DiffMode::ReverseFromTape) &&
+      !parseTapeMarkers(R))
+    return std::nullopt;
   for (unsigned I = 0, E = Fn->arg_size(); I != E; ++I)
     if (!parseParameter(I, R))
       return std::nullopt;
+  if (Mode == DiffMode::ReverseFromTape && !parseReverseTrailer(R))
+    return std::nullopt;
   if (Next != Call.arg_size()) {
     fail("too many arguments to " + EntryName + ": '" +
          demangle(Fn->getName()) +
@@ -206,6 +226,66 @@ std::optional<AutodiffRequest> CallParser::parse() {
     return std::nullopt;
   }
   return R;
+}
+
+/// Split mode's leading `enzyme_allocated, size` (the size the caller
+/// allocated for the tape, which must hold a pointer) and
+/// `enzyme_tape, buffer` (where the tape is kept instead of being returned
+/// or passed).
+bool CallParser::parseTapeMarkers(AutodiffRequest &R) {
+  while (Next + 1 < Call.arg_size()) {
+    const GlobalVariable *Marker = markerGlobal(Call.getArgOperand(Next));
+    if (!Marker || (Marker->getName() != "enzyme_tape" &&
+                    Marker->getName() != "enzyme_allocated"))
+      return true;
+    Value *V = Call.getArgOperand(Next + 1);
+    Next += 2;
+    if (Marker->getName() == "enzyme_allocated") {
+      auto *Size = dyn_cast<ConstantInt>(V);
+      if (Size && Size->getZExtValue() < 8)
+        return fail("the tape buffer given by enzyme_allocated has " +
+                    Twine(Size->getZExtValue()) +
+                    " bytes; Adjoint's tapes need 8 (a pointer): use " +
+                    "__enzyme_augmentsize");
+      continue;
+    }
+    if (!V->getType()->isPointerTy())
+      return fail("enzyme_tape must be followed by a pointer to the tape "
+                  "buffer");
+    R.TapeBuffer = V;
+  }
+  return true;
+}
+
+/// __enzyme_reverse's arguments after fn's: the adjoint of fn's
+/// floating-point result, then the tape (unless enzyme_tape gave its
+/// buffer).
+bool CallParser::parseReverseTrailer(AutodiffRequest &R) {
+  Type *RetTy = Fn->getReturnType();
+  if (isFloatAggregate(RetTy)) {
+    if (Next >= Call.arg_size())
+      return fail("too few arguments to " + EntryName + ": missing the "
+                  "adjoint of the result of '" + demangle(Fn->getName()) +
+                  "' after its arguments");
+    R.ReturnAdjoint = Call.getArgOperand(Next++);
+    if (R.ReturnAdjoint->getType() != RetTy) {
+      if (!R.ReturnAdjoint->getType()->isFloatingPointTy() ||
+          !RetTy->isFloatingPointTy())
+        return fail("the adjoint of the result of '" +
+                    demangle(Fn->getName()) + "' has type " +
+                    describeType(R.ReturnAdjoint->getType()) +
+                    " but the result has type " + describeType(RetTy));
+      R.ReturnAdjoint = Builder.CreateFPCast(R.ReturnAdjoint, RetTy);
+    }
+  }
+  if (R.TapeBuffer)
+    return true;
+  if (Next >= Call.arg_size() ||
+      !Call.getArgOperand(Next)->getType()->isPointerTy())
+    return fail(EntryName + " needs the tape that __enzyme_augmentfwd "
+                "returned as its last argument");
+  R.TapeOperand = Next++;
+  return true;
 }
 
 bool CallParser::parseParameter(unsigned Index, AutodiffRequest &R) {
@@ -365,8 +445,10 @@ SmallVector<CallBase *, 8> collectAutodiffCalls(Module &M) {
   for (CallBase *Call : Unsupported) {
     reportError(*Call, "'" + demangle(calledEntryPoint(*Call)->getName()) +
                            "' is not supported yet; Adjoint implements "
-                           "reverse mode through __enzyme_autodiff and "
-                           "forward mode through __enzyme_fwddiff");
+                           "reverse mode through __enzyme_autodiff (split: "
+                           "__enzyme_augmentfwd, __enzyme_reverse, "
+                           "__enzyme_augmentsize) and forward mode through "
+                           "__enzyme_fwddiff");
     discardAutodiffCall(*Call);
   }
   return Calls;
@@ -429,7 +511,7 @@ std::optional<AutodiffRequest> parseAutodiffCall(CallBase &Call) {
 
 void finalizeMarkerGlobals(Module &M) {
   for (GlobalVariable &GV : make_early_inc_range(M.globals())) {
-    if (!markerActivity(GV.getName()))
+    if (!markerActivity(GV.getName()) && !isTapeMarker(GV.getName()))
       continue;
     // Loads, casts and ptrtoints of the marker that fed replaced calls.
     for (User *U : make_early_inc_range(GV.users()))
@@ -445,7 +527,9 @@ void finalizeMarkerGlobals(Module &M) {
       continue;
     // Still referenced (e.g. a marker passed to code we did not rewrite):
     // define it so the program links. Distinct values keep them apart.
-    unsigned Value = static_cast<unsigned>(*markerActivity(GV.getName())) + 1;
+    std::optional<ArgActivity> Activity = markerActivity(GV.getName());
+    unsigned Value = Activity ? static_cast<unsigned>(*Activity) + 1
+                              : (GV.getName() == "enzyme_tape" ? 10 : 11);
     GV.setInitializer(ConstantInt::get(GV.getValueType(), Value));
     GV.setLinkage(GlobalValue::WeakAnyLinkage);
   }

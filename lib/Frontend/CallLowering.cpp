@@ -145,15 +145,23 @@ void reportMismatch(const AutodiffRequest &R, Type *Expected, Type *Returned,
 
 } // namespace
 
-bool lowerAutodiffCall(const AutodiffRequest &R, Function &Gradient) {
-  CallBase &Call = *R.Call;
-  IRBuilder<> B(&Call);
+/// The arguments of \p R, each shadow after its value.
+static SmallVector<Value *, 8> argumentsWithShadows(const AutodiffRequest &R) {
   SmallVector<Value *, 8> Args;
   for (const RequestArg &A : R.Args) {
     Args.push_back(A.Primal);
     if (hasShadow(A.Activity))
       Args.push_back(A.Shadow);
   }
+  return Args;
+}
+
+bool lowerAutodiffCall(const AutodiffRequest &R, Function &Gradient,
+                       ArrayRef<Value *> Trailing) {
+  CallBase &Call = *R.Call;
+  IRBuilder<> B(&Call);
+  SmallVector<Value *, 8> Args = argumentsWithShadows(R);
+  append_range(Args, Trailing);
   CallInst *NewCall = B.CreateCall(&Gradient, Args);
   NewCall->setDebugLoc(Call.getDebugLoc());
 
@@ -194,6 +202,78 @@ bool lowerAutodiffCall(const AutodiffRequest &R, Function &Gradient) {
   }
   eraseCall(Call);
   return true;
+}
+
+bool lowerAugmentedCall(const AutodiffRequest &R, Function &Augmented) {
+  CallBase &Call = *R.Call;
+  // What the caller receives, in order: the tape (unless a buffer holds
+  // it), the result, its shadow.
+  auto *AugTy = cast<StructType>(Augmented.getReturnType());
+  ArrayRef<Type *> Received = AugTy->elements();
+  if (R.TapeBuffer)
+    Received = Received.drop_front();
+  Type *Expected = Call.getType();
+  auto *ExpectedStruct = dyn_cast<StructType>(Expected);
+  bool Fits =
+      Call.use_empty() || Expected->isVoidTy() ||
+      (Received.size() == 1 && Received.front() == Expected) ||
+      (ExpectedStruct && ExpectedStruct->elements() == Received);
+  if (!Fits) {
+    reportError(Call, entryPointName(R.Mode) + " is declared to return " +
+                          describeType(Expected) + " but the augmented "
+                          "forward of '" + demangle(R.Fn->getName()) +
+                          "' returns " +
+                          describeType(StructType::get(Call.getContext(),
+                                                       Received)) +
+                          " (the tape, unless enzyme_tape gives its buffer; "
+                          "then the result, if any, and its shadow, if a "
+                          "pointer); declare that type");
+    return false;
+  }
+
+  IRBuilder<> B(&Call);
+  CallInst *NewCall = B.CreateCall(&Augmented, argumentsWithShadows(R));
+  NewCall->setDebugLoc(Call.getDebugLoc());
+  SmallVector<Value *, 3> Results;
+  for (unsigned I = 0, E = AugTy->getNumElements(); I != E; ++I)
+    Results.push_back(B.CreateExtractValue(NewCall, I));
+  if (R.TapeBuffer) {
+    B.CreateStore(Results.front(), R.TapeBuffer);
+    Results.erase(Results.begin());
+  }
+  if (!Call.use_empty() && !Expected->isVoidTy()) {
+    Value *Result = Results.front();
+    if (ExpectedStruct) {
+      Result = PoisonValue::get(ExpectedStruct);
+      for (auto [I, V] : enumerate(Results))
+        Result = B.CreateInsertValue(Result, V, I);
+    }
+    Call.replaceAllUsesWith(Result);
+  }
+  eraseCall(Call);
+  return true;
+}
+
+bool lowerReverseCall(const AutodiffRequest &R, Function &Reverse) {
+  SmallVector<Value *, 2> Trailing;
+  if (R.ReturnAdjoint)
+    Trailing.push_back(R.ReturnAdjoint);
+  if (R.TapeBuffer) {
+    IRBuilder<> B(R.Call);
+    Trailing.push_back(B.CreateLoad(B.getPtrTy(), R.TapeBuffer, "tape"));
+  } else {
+    Trailing.push_back(R.Call->getArgOperand(*R.TapeOperand));
+  }
+  return lowerAutodiffCall(R, Reverse, Trailing);
+}
+
+void lowerTapeSizeCall(const AutodiffRequest &R) {
+  CallBase &Call = *R.Call;
+  if (Call.getType()->isIntegerTy())
+    Call.replaceAllUsesWith(ConstantInt::get(Call.getType(), 8));
+  else if (!Call.getType()->isVoidTy())
+    Call.replaceAllUsesWith(PoisonValue::get(Call.getType()));
+  eraseCall(Call);
 }
 
 void discardAutodiffCall(CallBase &Call) {

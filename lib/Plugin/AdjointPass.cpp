@@ -13,6 +13,7 @@
 #include "adjoint/Planning/CachePlan.h"
 #include "adjoint/Preprocess/Preprocess.h"
 #include "adjoint/Support/Diagnostics.h"
+#include "adjoint/Support/TypeUtils.h"
 #include "adjoint/Synthesis/GradientSynthesis.h"
 #include "adjoint/TypeAnalysis/TypeAnalysis.h"
 
@@ -119,6 +120,23 @@ PreservedAnalyses AdjointPass::run(Module &M, ModuleAnalysisManager &MAM) {
     if (R->Mode == DiffMode::Forward) {
       Function *Derivative = Forward.serve(*R);
       if (!Derivative || !lowerAutodiffCall(*R, *Derivative))
+        discardAutodiffCall(*Call);
+      continue;
+    }
+    if (R->Mode == DiffMode::TapeSize) {
+      lowerTapeSizeCall(*R);
+      continue;
+    }
+    if (R->Mode == DiffMode::AugmentedForward ||
+        R->Mode == DiffMode::ReverseFromTape) {
+      CallPattern P{R->activities(),
+                    isFloatAggregate(R->Fn->getReturnType()) ||
+                        R->Fn->getReturnType()->isPointerTy()};
+      CallDerivative Pair = Derivatives.splitPair(*R->Fn, P, *Call);
+      bool Lowered = Pair && (R->Mode == DiffMode::AugmentedForward
+                                  ? lowerAugmentedCall(*R, *Pair.Augmented)
+                                  : lowerReverseCall(*R, *Pair.Reverse));
+      if (!Lowered)
         discardAutodiffCall(*Call);
       continue;
     }

@@ -1,10 +1,10 @@
 ; Enzyme entry points other than __enzyme_autodiff and __enzyme_fwddiff
-; (the split reverse mode, ...) are not implemented yet: a clear error rather
+; (the split forward mode, ...) are not implemented yet: a clear error rather
 ; than an undefined symbol at link time. Both implemented ones still work
 ; in the same module.
 ; RUN: not %opt-adjoint -passes=adjoint -disable-output %s 2>&1 | FileCheck %s
 
-declare ptr @__enzyme_augmentfwd(ptr, ...)
+declare ptr @__enzyme_fwdsplit(ptr, ...)
 declare double @__enzyme_fwddiff(ptr, ...)
 declare double @__enzyme_autodiff(ptr, ...)
 
@@ -14,7 +14,7 @@ define double @f(double %x) {
 }
 
 define ptr @caller(double %x) {
-  %t = call ptr (ptr, ...) @__enzyme_augmentfwd(ptr @f, double %x)
+  %t = call ptr (ptr, ...) @__enzyme_fwdsplit(ptr @f, double %x)
   ret ptr %t
 }
 
@@ -25,5 +25,5 @@ define double @caller2(double %x) {
   ret double %s
 }
 
-; CHECK: error: {{.*}}adjoint: '__enzyme_augmentfwd' is not supported yet; Adjoint implements reverse mode through __enzyme_autodiff and forward mode through __enzyme_fwddiff
+; CHECK: error: {{.*}}adjoint: '__enzyme_fwdsplit' is not supported yet; Adjoint implements reverse mode through __enzyme_autodiff (split: __enzyme_augmentfwd, __enzyme_reverse, __enzyme_augmentsize) and forward mode through __enzyme_fwddiff
 ; CHECK-NOT: error

@@ -16,6 +16,7 @@
 #ifndef ADJOINT_FRONTEND_AUTODIFFREQUEST_H
 #define ADJOINT_FRONTEND_AUTODIFFREQUEST_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -36,6 +37,11 @@ namespace adjoint {
 enum class DiffMode {
   Reverse, ///< __enzyme_autodiff: gradients of the inputs.
   Forward, ///< __enzyme_fwddiff: the tangent of the outputs.
+  /// Split reverse mode: __enzyme_augmentfwd does the primal work and
+  /// returns a tape, __enzyme_reverse later computes the gradients from it.
+  AugmentedForward,
+  ReverseFromTape,
+  TapeSize, ///< __enzyme_augmentsize: how many bytes a tape takes.
 };
 
 /// The entry point that asks for \p M, for messages: "__enzyme_autodiff".
@@ -70,6 +76,14 @@ struct AutodiffRequest {
   DiffMode Mode = DiffMode::Reverse;
   llvm::Function *Fn = nullptr;
   llvm::SmallVector<RequestArg, 8> Args; ///< One per parameter of Fn.
+  /// Split mode: the adjoint of Fn's floating-point result (reverse), the
+  /// tape (reverse), or the buffer of `enzyme_tape, buffer` that holds it.
+  llvm::Value *ReturnAdjoint = nullptr;
+  llvm::Value *TapeBuffer = nullptr;
+  /// The operand of Call that passes the tape. An index, not the value:
+  /// the tape is usually the result of an __enzyme_augmentfwd call that is
+  /// replaced before this request is lowered.
+  std::optional<unsigned> TapeOperand;
 
   /// The activity pattern: together with Fn and Mode, what identifies the
   /// function that serves this request.
@@ -110,7 +124,24 @@ std::optional<AutodiffRequest> parseAutodiffCall(llvm::CallBase &Call);
 /// declared for the entry point: void, one scalar, a struct or vector of
 /// them, or a struct returned through an sret pointer. Reports an error and
 /// returns false when they do not match.
-bool lowerAutodiffCall(const AutodiffRequest &R, llvm::Function &Gradient);
+/// \p Trailing arguments follow the arguments and shadows (the return's
+/// adjoint and the tape of a split-mode reverse).
+bool lowerAutodiffCall(const AutodiffRequest &R, llvm::Function &Gradient,
+                       llvm::ArrayRef<llvm::Value *> Trailing = {});
+
+/// Split mode: replaces an __enzyme_augmentfwd call with a call to
+/// \p Augmented (CallDerivatives.h), handing the caller the tape and the
+/// result as its declared return type asks (`void *`, a struct of the tape
+/// and the result, or the result alone when the tape goes to the buffer of
+/// `enzyme_tape`). Reports an error and returns false when they do not fit.
+bool lowerAugmentedCall(const AutodiffRequest &R, llvm::Function &Augmented);
+
+/// Split mode: replaces an __enzyme_reverse call with a call to \p Reverse.
+bool lowerReverseCall(const AutodiffRequest &R, llvm::Function &Reverse);
+
+/// Replaces an __enzyme_augmentsize call with the size of a tape: Adjoint's
+/// tapes are heap records, so what the caller keeps is one pointer.
+void lowerTapeSizeCall(const AutodiffRequest &R);
 
 /// Replaces a call that could not be served with a zero result, so that the
 /// module stays valid after an error was reported.
