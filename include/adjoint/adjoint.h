@@ -36,6 +36,29 @@ double __enzyme_autodiff(void *fn, ...);
    argument is followed by its tangent unless marked enzyme_const. */
 double __enzyme_fwddiff(void *fn, ...);
 
+/* Split reverse mode: __enzyme_augmentfwd does fn's work and returns the
+   tape (with fn's result: declare it to return a struct of both);
+   __enzyme_reverse takes fn's arguments, the adjoint of its result if
+   floating-point, and the tape. */
+void *__enzyme_augmentfwd(void *fn, ...);
+void __enzyme_reverse(void *fn, ...);
+int __enzyme_augmentsize(void *fn, ...);
+extern int enzyme_tape;      /* split mode: the tape's buffer follows */
+extern int enzyme_allocated; /* split mode: the buffer's size follows */
+
+/* Custom derivatives. ADJOINT_CUSTOM_GRADIENT(f, f_aug, f_rev) makes the
+   plugin call f_aug (f's work; returns a tape) and f_rev (accumulates f's
+   derivatives from the tape) wherever it differentiates a call to f in
+   reverse mode; ADJOINT_CUSTOM_DERIVATIVE(f, f_fwd) registers f's forward
+   derivative. The signatures are checked at compile time; see the user
+   guide, "Custom gradients" and "Forward mode". One registration per f. */
+#define ADJOINT_CUSTOM_GRADIENT(f, f_aug, f_rev)                              \
+  __attribute__((used)) void *__enzyme_register_gradient_##f[3] = {          \
+      (void *)(f), (void *)(f_aug), (void *)(f_rev)}
+#define ADJOINT_CUSTOM_DERIVATIVE(f, f_fwd)                                   \
+  __attribute__((used)) void *__enzyme_register_derivative_##f[2] = {        \
+      (void *)(f), (void *)(f_fwd)}
+
 #ifdef __cplusplus
 } /* extern "C" */
 

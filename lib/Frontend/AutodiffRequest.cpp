@@ -455,11 +455,12 @@ SmallVector<CallBase *, 8> collectAutodiffCalls(Module &M) {
 }
 
 DenseMap<const Function *, const GlobalVariable *>
-collectCustomDerivatives(const Module &M) {
+collectCustomDerivatives(const Module &M, StringRef Prefix) {
   DenseMap<const Function *, const GlobalVariable *> Result;
   for (const GlobalVariable &GV : M.globals()) {
-    if (!GV.getName().starts_with("__enzyme_register_gradient") &&
-        !GV.getName().starts_with("__enzyme_register_derivative"))
+    if ((!GV.getName().starts_with("__enzyme_register_gradient") &&
+         !GV.getName().starts_with("__enzyme_register_derivative")) ||
+        !GV.getName().starts_with(Prefix))
       continue;
     const auto *Init =
         GV.hasInitializer() ? dyn_cast<ConstantArray>(GV.getInitializer())

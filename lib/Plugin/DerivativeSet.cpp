@@ -72,9 +72,7 @@ DerivativeSet::DerivativeSet(Module &M, FunctionAnalysisManager &FAM,
                              raw_ostream *PlanOut)
     : M(M), FAM(FAM), PlanOut(PlanOut) {
   // __enzyme_register_derivative_* registers forward-mode derivatives.
-  for (auto [F, Registration] : collectCustomDerivatives(M))
-    if (Registration->getName().starts_with("__enzyme_register_gradient"))
-      CustomGradients[F] = Registration;
+  CustomGradients = collectCustomDerivatives(M, "__enzyme_register_gradient");
 }
 
 Function *DerivativeSet::gradient(const AutodiffRequest &R) {

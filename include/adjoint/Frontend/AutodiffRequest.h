@@ -103,9 +103,11 @@ llvm::SmallVector<llvm::CallBase *, 8> collectAutodiffCalls(llvm::Module &M);
 
 /// The functions that have a custom derivative registered through a global
 /// `__enzyme_register_gradient_NAME` / `__enzyme_register_derivative_NAME`,
-/// mapped to that global.
+/// mapped to that global; only those whose name starts with \p Prefix
+/// (e.g. "__enzyme_register_gradient" for reverse mode's).
 llvm::DenseMap<const llvm::Function *, const llvm::GlobalVariable *>
-collectCustomDerivatives(const llvm::Module &M);
+collectCustomDerivatives(const llvm::Module &M,
+                         llvm::StringRef Prefix = "__enzyme_register_");
 
 /// Removes the declarations of entry points that are no longer called.
 void removeUnusedEntryPoints(llvm::Module &M);
