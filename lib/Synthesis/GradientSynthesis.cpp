@@ -44,6 +44,7 @@
 #include "adjoint/Rules/DerivativeRules.h"
 #include "adjoint/Support/Diagnostics.h"
 #include "adjoint/Support/TypeUtils.h"
+#include "adjoint/Synthesis/SlotPromotion.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/AssumptionCache.h"
@@ -857,6 +858,7 @@ bool ReverseModeBuilder::providePrimalValues() {
 }
 
 void ReverseModeBuilder::promoteSlots() {
+  sinkSlotInitializations(Grad);
   SmallVector<AllocaInst *, 16> Promotable;
   for (Instruction &I : Grad.getEntryBlock())
     if (auto *AI = dyn_cast<AllocaInst>(&I); AI && isAllocaPromotable(AI))
