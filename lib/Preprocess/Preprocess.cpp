@@ -12,6 +12,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/ADCE.h"
@@ -157,6 +158,17 @@ void rewritePosixMemalign(Function &F) {
   }
 }
 
+/// The reverse pass reads stack slots after the primal's last use of them
+/// (and a callee's reverse reads what its caller passed it), so the
+/// lifetimes the markers describe no longer hold: with them, the code
+/// generator could give two slots one address, and the reverse would read
+/// what the later one stored.
+void removeLifetimeMarkers(Function &F) {
+  for (Instruction &I : make_early_inc_range(instructions(F)))
+    if (auto *II = dyn_cast<IntrinsicInst>(&I); II && II->isLifetimeStartOrEnd())
+      II->eraseFromParent();
+}
+
 FunctionPassManager buildCanonicalizationPipeline() {
   FunctionPassManager FPM;
   FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
@@ -183,6 +195,7 @@ Function *cloneForDifferentiation(
   Clone->removeFnAttr(Attribute::NoInline);
   inlineDefinedCallees(*Clone, F, KeepCallsTo);
   rewritePosixMemalign(*Clone);
+  removeLifetimeMarkers(*Clone);
 
   FunctionPassManager FPM = buildCanonicalizationPipeline();
   FPM.run(*Clone, FAM);
