@@ -28,6 +28,21 @@ bool mayCarryDerivative(const Type *T) {
 
 } // namespace
 
+DenseMap<const Value *, SmallVector<const Value *, 2>>
+ActivityInfo::pointersStoredInto(const Function &F) {
+  DenseMap<const Value *, SmallVector<const Value *, 2>> Stored;
+  for (const Instruction &I : instructions(F)) {
+    const auto *SI = dyn_cast<StoreInst>(&I);
+    if (!SI || !SI->getValueOperand()->getType()->isPointerTy())
+      continue;
+    SmallVector<const Value *, 4> Objects;
+    getUnderlyingObjects(SI->getPointerOperand(), Objects);
+    for (const Value *Object : Objects)
+      Stored[Object].push_back(SI->getValueOperand());
+  }
+  return Stored;
+}
+
 SmallVector<ArgActivity, 8> defaultActivities(const Function &F) {
   SmallVector<ArgActivity, 8> Result;
   for (const Argument &A : F.args()) {
@@ -58,6 +73,7 @@ void ActivityInfo::propagateVaried(ArrayRef<ArgActivity> Args) {
   for (const Argument &A : F.args())
     if (Args[A.getArgNo()] != ArgActivity::Const)
       MarkVaried(&A);
+  StoredPointers = pointersStoredInto(F);
 
   while (!Worklist.empty()) {
     const Value *V = Worklist.pop_back_val();
@@ -99,8 +115,25 @@ void ActivityInfo::markMemoryVaried(
   MarkVaried(Ptr);
   SmallVector<const Value *, 4> Objects;
   getUnderlyingObjects(Ptr, Objects);
-  for (const Value *Object : Objects)
+  for (const Value *Object : Objects) {
     MarkVaried(Object);
+    // A pointer loaded from memory (the rows of a matrix that a
+    // std::vector<std::vector<double>> keeps on the heap): the pointers
+    // stored where it was loaded from may point to this memory too, and
+    // the memory holding them holds their shadows.
+    const auto *LI = dyn_cast<LoadInst>(Object);
+    if (!LI)
+      continue;
+    SmallVector<const Value *, 4> Holders;
+    getUnderlyingObjects(LI->getPointerOperand(), Holders);
+    for (const Value *Holder : Holders) {
+      if (!HoldersMarked.insert(Holder).second)
+        continue;
+      MarkVaried(Holder);
+      for (const Value *Stored : StoredPointers.lookup(Holder))
+        markMemoryVaried(Stored, MarkVaried);
+    }
+  }
 }
 
 void ActivityInfo::propagateUseful() {

@@ -487,7 +487,7 @@ void ReverseModeBuilder::reverseAllocation(CallBase &Alloc, IRBuilder<> &B) {
   if (isReallocation(Alloc))
     reverseReallocCopy(Alloc, Shadow, B);
   if (CallBase *Dealloc = findDeallocation(Alloc))
-    freeShadow(*Dealloc, Shadow, B);
+    freeShadow(Alloc, *Dealloc, Shadow, B);
 }
 
 void ReverseModeBuilder::reverseReallocCopy(CallBase &Realloc, Value *Shadow,

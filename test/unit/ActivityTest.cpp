@@ -278,4 +278,41 @@ TEST_F(ActivityTest, PrintListsEveryValue) {
   EXPECT_NE(Text.find("active   %r = fmul"), std::string::npos) << Text;
 }
 
+// A row of a matrix whose address is kept in a heap block (as a
+// std::vector<std::vector<double>> keeps its rows): written through the
+// pointer loaded back from there. The row, the block holding its address
+// and the pointer stored into it all need shadows; so does a row only
+// read, because the loaded pointer may be either.
+TEST_F(ActivityTest, PointersStoredWhereWrittenMemoryIsLoadedFrom) {
+  Function *F = parse(R"IR(
+    declare ptr @malloc(i64)
+    define double @f(double %x, i64 %k) {
+      %rows = call ptr @malloc(i64 16)
+      %row0 = call ptr @malloc(i64 8)
+      %row1 = call ptr @malloc(i64 8)
+      %other = call ptr @malloc(i64 8)
+      store ptr %row0, ptr %rows
+      %slot1 = getelementptr ptr, ptr %rows, i64 1
+      store ptr %row1, ptr %slot1
+      %slot = getelementptr ptr, ptr %rows, i64 %k
+      %row = load ptr, ptr %slot
+      %sq = fmul double %x, %x
+      store double %sq, ptr %row
+      %back = load double, ptr %row0
+      store double 1.0, ptr %other
+      %c = load double, ptr %other
+      %r = fmul double %back, %c
+      ret double %r
+    }
+  )IR");
+  ASSERT_NE(F, nullptr);
+  ActivityInfo AI(*F, {Out, Const});
+  for (const char *Name : {"rows", "row0", "row1", "row", "sq", "back", "r"})
+    EXPECT_TRUE(AI.isActive(named(*F, Name))) << Name;
+  // Memory that never holds a derivative, nor the address of memory that
+  // does, stays constant.
+  EXPECT_FALSE(AI.isActive(named(*F, "other")));
+  EXPECT_FALSE(AI.isActive(named(*F, "c")));
+}
+
 } // namespace
