@@ -29,6 +29,10 @@ namespace {
 /// How many instructions inlining may add to one clone.
 constexpr unsigned InlineBudget = 20000;
 
+/// How many times function pointers stored by the clone are forwarded to
+/// their loads, and the calls made direct inlined.
+constexpr unsigned MaxIndirectCallRounds = 8;
+
 /// A call site waiting to be inlined, with the chain of callees whose
 /// inlining exposed it (as LLVM's inliner keeps an inline history).
 struct PendingCall {
@@ -47,7 +51,10 @@ bool inHistory(ArrayRef<std::pair<Function *, int>> History, int Id,
 /// Inlines, into the clone, the calls to functions defined in this module,
 /// so that -O0 code (where nothing was inlined) reaches AD in the same shape
 /// as optimized code. Recursive calls and what exceeds the budget stay calls.
-void inlineDefinedCallees(Function &Clone, const Function &Original) {
+/// \p Added counts the instructions inlined so far, against the budget.
+/// Returns whether anything was inlined.
+bool inlineDefinedCallees(Function &Clone, const Function &Original,
+                          unsigned &Added) {
   SmallVector<std::pair<Function *, int>, 16> History;
   SmallVector<PendingCall, 16> Worklist;
   auto Enqueue = [&](CallBase *Call, int HistoryId) {
@@ -60,7 +67,7 @@ void inlineDefinedCallees(Function &Clone, const Function &Original) {
     if (auto *Call = dyn_cast<CallBase>(&I))
       Enqueue(Call, -1);
 
-  unsigned Added = 0;
+  bool Inlined = false;
   while (!Worklist.empty()) {
     PendingCall P = Worklist.pop_back_val();
     Function *Callee = P.Call->getCalledFunction();
@@ -71,10 +78,12 @@ void inlineDefinedCallees(Function &Clone, const Function &Original) {
     if (!InlineFunction(*P.Call, IFI).isSuccess())
       continue;
     Added += Callee->getInstructionCount();
+    Inlined = true;
     History.push_back({Callee, P.History});
     for (CallBase *New : IFI.InlinedCallSites)
       Enqueue(New, History.size() - 1);
   }
+  return Inlined;
 }
 
 /// Gives every floating-point vector lane a defined value. The optimizer
@@ -168,12 +177,30 @@ Function *cloneForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   // canonicalization passes skip the clone.
   Clone->removeFnAttr(Attribute::OptimizeNone);
   Clone->removeFnAttr(Attribute::NoInline);
-  inlineDefinedCallees(*Clone, F);
+  unsigned Inlined = 0;
+  inlineDefinedCallees(*Clone, F, Inlined);
+  dropUnwindPaths(*Clone);
   rewritePosixMemalign(*Clone);
 
   FunctionPassManager FPM = buildCanonicalizationPipeline();
   FPM.run(*Clone, FAM);
   FAM.clear(*Clone, Clone->getName());
+  // Calls through function pointers the clone stored itself (at -O0, a
+  // std::function's invoker) become direct once the loads of those pointers
+  // are known, and are inlined within the same budget. Inlining one may
+  // expose the next (the manager that destroys the std::function is
+  // loaded after the call to its invoker).
+  for (unsigned Round = 0;
+       Round != MaxIndirectCallRounds && hasIndirectCalls(*Clone); ++Round) {
+    bool Forwarded = forwardStoredFunctions(*Clone, FAM);
+    if (Forwarded)
+      FPM.run(*Clone, FAM); // Folds null checks, makes the calls direct.
+    if (!inlineDefinedCallees(*Clone, F, Inlined) && !Forwarded)
+      break;
+    dropUnwindPaths(*Clone);
+    FPM.run(*Clone, FAM);
+    FAM.clear(*Clone, Clone->getName());
+  }
   defineVectorLanes(*Clone);
   canonicalizeLoops(*Clone, FAM);
   FAM.clear(*Clone, Clone->getName());

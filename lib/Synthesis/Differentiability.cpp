@@ -13,6 +13,7 @@
 #include "Differentiability.h"
 #include "Allocations.h"
 #include "MemoryTransfer.h"
+#include "ShadowMemory.h"
 
 #include "adjoint/Synthesis/GradientSynthesis.h"
 #include "adjoint/TypeAnalysis/TypeAnalysis.h"
@@ -41,6 +42,13 @@ using namespace llvm;
 namespace adjoint {
 
 namespace {
+
+/// "the call to 'g'", or "the call through a function pointer".
+std::string describeCallee(const CallBase &Call) {
+  if (const Function *Callee = Call.getCalledFunction())
+    return "the call to '" + demangle(Callee->getName()) + "'";
+  return "the call through a function pointer";
+}
 
 class DifferentiabilityChecker {
 public:
@@ -186,6 +194,13 @@ void DifferentiabilityChecker::checkInstruction(const Instruction &I) {
               "supported yet");
     return;
   }
+  // Preprocess took every other unwind edge as not taken (UnwindPaths.cpp);
+  // these lead to handlers that may catch, which the reverse cannot follow.
+  if (const auto *Invoke = dyn_cast<InvokeInst>(&I))
+    return fail(I, "the exception that " + describeCallee(*Invoke) +
+                       " may throw can be caught by a 'catch' of the "
+                       "function; try/catch cannot be differentiated yet "
+                       "(move it out of the differentiated function)");
   if (const auto *Call = dyn_cast<CallBase>(&I))
     return checkCall(*Call);
   if (!Activity.isActive(&I))
@@ -242,7 +257,7 @@ void DifferentiabilityChecker::checkShadowable(const Instruction &I) {
   if (isa<PHINode>(I) || isa<SelectInst>(I)) {
     for (const Value *Op : I.operands())
       if (Op->getType()->isPointerTy() && !Activity.isActive(Op) &&
-          !isa<ConstantPointerNull>(Op) && !isa<UndefValue>(Op))
+          !isOwnShadow(Op))
         return fail(I, "a pointer that may point to memory holding "
                        "derivatives, or to " +
                            describeValue(*Op) +
@@ -259,7 +274,7 @@ void DifferentiabilityChecker::checkStore(const StoreInst &SI) {
   // Pointers loaded back from memory whose pointers have shadows get their
   // shadow from the shadow memory; this one would leave a null there.
   if (Val->getType()->isPointerTy() && Activity.isActive(Ptr) &&
-      !Activity.isActive(Val) && !isa<ConstantPointerNull>(Val))
+      !Activity.isActive(Val) && !isOwnShadow(Val))
     return fail(SI, "a pointer without a shadow (" + describeValue(*Val) +
                         ") is stored into memory that holds pointers with "
                         "shadows; this is not supported yet (pass it "

@@ -20,8 +20,15 @@ Value *ShadowMemory::oldBlockSize(const CallBase &Realloc) {
   return Sizes.sizeOf(Realloc.getArgOperand(0));
 }
 
+bool isOwnShadow(const Value *Ptr) {
+  // A function's address is code: a std::function stores it next to the
+  // data it captures, and its shadow is the address itself.
+  return isa<ConstantPointerNull>(Ptr) || isa<UndefValue>(Ptr) ||
+         isa<Function>(Ptr);
+}
+
 Value *ShadowMemory::shadowOf(const Value *Ptr) const {
-  if (isa<ConstantPointerNull>(Ptr) || isa<UndefValue>(Ptr))
+  if (isOwnShadow(Ptr))
     return const_cast<Value *>(Ptr);
   auto It = Shadows.find(Ptr);
   assert(It != Shadows.end() && "checkDifferentiable admits only shadowable "

@@ -32,6 +32,10 @@ class Value;
 
 namespace adjoint {
 
+/// Is \p Ptr its own shadow? Null, undef and the addresses of functions
+/// point to no memory that holds derivatives.
+bool isOwnShadow(const llvm::Value *Ptr);
+
 class ShadowMemory {
 public:
   /// \p IsActive tells which values carry derivatives; \p ArgShadows maps

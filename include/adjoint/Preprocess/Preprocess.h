@@ -24,11 +24,31 @@ class PHINode;
 namespace adjoint {
 
 /// Clones \p F into a new internal function of the same module, inlines the
-/// functions it calls that are defined in the module (except recursion), and
-/// canonicalizes the clone with \p FAM's passes. The caller owns the clone
-/// and erases it when done.
+/// functions it calls that are defined in the module (except recursion),
+/// takes the unwind paths of calls that may throw as not taken, and
+/// canonicalizes the clone with \p FAM's passes; calls through function
+/// pointers that the clone itself stored are made direct and inlined too.
+/// The caller owns the clone and erases it when done.
 llvm::Function *cloneForDifferentiation(llvm::Function &F,
                                         llvm::FunctionAnalysisManager &FAM);
+
+/// Takes the unwind edges of \p F's invokes as never taken (UnwindPaths.cpp):
+/// each invoke whose landing pad only cleans up or terminates becomes a call
+/// and a branch to its normal destination, and the landing pads left
+/// unreachable are removed. Invokes into handlers that may catch the
+/// exception stay. cloneForDifferentiation does this right after inlining.
+/// Returns whether anything changed.
+bool dropUnwindPaths(llvm::Function &F);
+
+/// Does \p F call through a function pointer?
+bool hasIndirectCalls(const llvm::Function &F);
+
+/// Replaces each load in \p F of a function pointer that \p F itself stored
+/// (as MemorySSA tells: the last store to the location loaded writes
+/// exactly it) by that function (IndirectCalls.cpp). Returns whether any
+/// was replaced.
+bool forwardStoredFunctions(llvm::Function &F,
+                            llvm::FunctionAnalysisManager &FAM);
 
 class FunctionTypeInfo;
 
