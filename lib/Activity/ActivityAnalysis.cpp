@@ -7,6 +7,7 @@
 #include "adjoint/Activity/ActivityAnalysis.h"
 #include "adjoint/Support/TypeUtils.h"
 
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
@@ -27,6 +28,26 @@ bool mayCarryDerivative(const Type *T) {
 }
 
 } // namespace
+
+void ActivityInfo::markNeighboursVaried(
+    const Value *Ptr, function_ref<void(const Value *)> MarkVaried) {
+  // A pointer loaded from where a varied one was stored may be either, as
+  // for a phi of pointers: the others need shadows too (an array of
+  // pointers to a C++ object holding a derivative and to one that does
+  // not). Only the function's own objects can get one; a pointer from
+  // elsewhere stays an error.
+  SmallVector<const Value *, 4> Holders;
+  getUnderlyingObjects(Ptr, Holders);
+  for (const Value *Holder : Holders)
+    for (const Value *Stored : StoredPointers.lookup(Holder)) {
+      SmallVector<const Value *, 4> Objects;
+      getUnderlyingObjects(Stored, Objects);
+      if (all_of(Objects, [](const Value *O) {
+            return isa<AllocaInst>(O) || isNoAliasCall(O);
+          }))
+        markMemoryVaried(Stored, MarkVaried);
+    }
+}
 
 DenseMap<const Value *, SmallVector<const Value *, 2>>
 ActivityInfo::pointersStoredInto(const Function &F) {
@@ -81,8 +102,11 @@ void ActivityInfo::propagateVaried(ArrayRef<ArgActivity> Args) {
       if (const auto *SI = dyn_cast<StoreInst>(U)) {
         // Varied data stored to memory makes that memory varied: every
         // pointer into the same object reads it back.
-        if (SI->getValueOperand() == V)
+        if (SI->getValueOperand() == V) {
           markMemoryVaried(SI->getPointerOperand(), MarkVaried);
+          if (V->getType()->isPointerTy())
+            markNeighboursVaried(SI->getPointerOperand(), MarkVaried);
+        }
         continue;
       }
       if (const auto *MT = dyn_cast<MemTransferInst>(U)) {

@@ -8,18 +8,20 @@
 // std::function keeps its invoker and manager next to the callable it
 // wraps, and at -O0 every use loads them back, often in another block than
 // the store (a copy of a std::function loads the pointers of the original
-// and stores them into the copy). Canonicalization (EarlyCSE) only
-// forwards a store to a load in its own block, and GVN, which goes
-// further, leaves loads alone in functions built for AddressSanitizer and
-// stops at calls that may write errno (sin). So the loads of function
-// pointers are forwarded here, walking up MemorySSA to the store that
-// wrote them: when it must write exactly the location loaded, and what it
-// writes is a function, the load is that function.
-// Canonicalization then folds the null checks on it and makes the calls
-// through it direct, to be inlined like any other; that may expose the
-// next ones (the manager that destroys a std::function is loaded after the
-// call to its invoker, which may have changed it as far as an unknown
-// callee is concerned).
+// and stores them into the copy); a virtual call loads the object's vtable
+// pointer, which its constructor stored, then the function from the
+// vtable. Canonicalization (EarlyCSE) only forwards a store to a load in
+// its own block, and GVN, which goes further, leaves loads alone in
+// functions built for AddressSanitizer and stops at calls that may write
+// errno (sin). So loads of pointers are forwarded here, walking up
+// MemorySSA to the store that wrote them: when it must write exactly the
+// location loaded, and what it writes is a constant (a function, a vtable,
+// null), the load is that constant. Canonicalization then folds the null
+// checks, reads the function out of a constant vtable, and makes the calls
+// direct, to be inlined like any other; that may expose the next ones (the
+// manager that destroys a std::function is loaded after the call to its
+// invoker, which may have changed it as far as an unknown callee is
+// concerned).
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,32 +42,33 @@ namespace {
 /// How many memory accesses one query may visit.
 constexpr unsigned WalkBudget = 256;
 
-/// Finds the function that the memory at a location holds, walking up
+/// Finds the constant pointer (a function, a vtable, null) that the memory
+/// at a location holds, walking up
 /// MemorySSA from a load: past writes that cannot touch the location (with
 /// escape information: a local whose address escapes only later cannot be
 /// written by an earlier call), to the store that writes exactly it. At a
 /// join, every incoming path must agree; a path that comes back around a
 /// loop adds nothing the other paths do not already say.
-class StoredFunctionFinder {
+class StoredConstantFinder {
 public:
-  StoredFunctionFinder(MemorySSA &MSSA, BatchAAResults &AA)
+  StoredConstantFinder(MemorySSA &MSSA, BatchAAResults &AA)
       : MSSA(MSSA), AA(AA) {}
 
-  Function *find(LoadInst &Load) {
+  Constant *find(LoadInst &Load) {
     if (!Load.isSimple() || !Load.getType()->isPointerTy())
       return nullptr;
     Visited.clear();
     Budget = WalkBudget;
-    std::optional<Function *> Found =
+    std::optional<Constant *> Found =
         walk(MSSA.getMemoryAccess(&Load)->getDefiningAccess(),
              MemoryLocation::get(&Load), Load.getType());
     return Found ? *Found : nullptr;
   }
 
 private:
-  /// The function stored, null when unknown, or nothing when \p MA was
+  /// The constant stored, null when unknown, or nothing when \p MA was
   /// already visited (a cycle).
-  std::optional<Function *> walk(MemoryAccess *MA, const MemoryLocation &Loc,
+  std::optional<Constant *> walk(MemoryAccess *MA, const MemoryLocation &Loc,
                                  Type *Ty) {
     while (Budget-- != 0 && !MSSA.isLiveOnEntryDef(MA)) {
       if (auto *Phi = dyn_cast<MemoryPhi>(MA))
@@ -76,7 +79,7 @@ private:
         AliasResult AR = AA.alias(MemoryLocation::get(Store), Loc);
         if (AR == AliasResult::MustAlias && Store->isSimple() &&
             Store->getValueOperand()->getType() == Ty)
-          return dyn_cast<Function>(Store->getValueOperand());
+          return dyn_cast<Constant>(Store->getValueOperand());
         if (AR != AliasResult::NoAlias)
           return nullptr;
       } else if (isModSet(AA.getModRefInfo(I, Loc))) {
@@ -87,13 +90,13 @@ private:
     return nullptr;
   }
 
-  std::optional<Function *> walkPhi(MemoryPhi &Phi, const MemoryLocation &Loc,
+  std::optional<Constant *> walkPhi(MemoryPhi &Phi, const MemoryLocation &Loc,
                                     Type *Ty) {
     if (!Visited.insert(&Phi).second)
       return std::nullopt;
-    std::optional<Function *> Agreed;
+    std::optional<Constant *> Agreed;
     for (Use &Incoming : Phi.incoming_values()) {
-      std::optional<Function *> Found =
+      std::optional<Constant *> Found =
           walk(cast<MemoryAccess>(Incoming), Loc, Ty);
       if (!Found)
         continue;
@@ -120,19 +123,19 @@ bool hasIndirectCalls(const Function &F) {
   return false;
 }
 
-bool forwardStoredFunctions(Function &F, FunctionAnalysisManager &FAM) {
+bool forwardStoredConstants(Function &F, FunctionAnalysisManager &FAM) {
   MemorySSA &MSSA = FAM.getResult<MemorySSAAnalysis>(F).getMSSA();
   DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   EarliestEscapeInfo Escapes(DT);
   BatchAAResults AA(FAM.getResult<AAManager>(F), &Escapes);
-  StoredFunctionFinder Finder(MSSA, AA);
-  SmallVector<std::pair<LoadInst *, Function *>, 8> Known;
+  StoredConstantFinder Finder(MSSA, AA);
+  SmallVector<std::pair<LoadInst *, Constant *>, 8> Known;
   for (Instruction &I : instructions(F))
     if (auto *Load = dyn_cast<LoadInst>(&I))
-      if (Function *Fn = Finder.find(*Load))
-        Known.push_back({Load, Fn});
-  for (auto [Load, Fn] : Known) {
-    Load->replaceAllUsesWith(Fn);
+      if (Constant *C = Finder.find(*Load))
+        Known.push_back({Load, C});
+  for (auto [Load, C] : Known) {
+    Load->replaceAllUsesWith(C);
     Load->eraseFromParent();
   }
   FAM.clear(F, F.getName());

@@ -155,6 +155,28 @@ void rewritePosixMemalign(Function &F) {
   }
 }
 
+/// Calls through function pointers the clone stored itself (at -O0, a
+/// std::function's invoker, or a virtual function of an object it created)
+/// become direct once the loads of those pointers are known; they are
+/// inlined within the same budget, and the clone canonicalized again.
+/// Inlining one may expose the next (the manager that destroys a
+/// std::function is loaded after the call to its invoker).
+void inlineCallsThroughStoredPointers(Function &Clone, const Function &Original,
+                                      unsigned &Inlined,
+                                      FunctionPassManager &FPM,
+                                      FunctionAnalysisManager &FAM) {
+  for (unsigned Round = 0; Round != MaxIndirectCallRounds; ++Round) {
+    bool Forwarded = forwardStoredConstants(Clone, FAM);
+    if (Forwarded)
+      FPM.run(Clone, FAM); // Folds null checks, makes calls direct.
+    if (!inlineDefinedCallees(Clone, Original, Inlined) && !Forwarded)
+      return;
+    dropUnwindPaths(Clone);
+    FPM.run(Clone, FAM);
+    FAM.clear(Clone, Clone.getName());
+  }
+}
+
 FunctionPassManager buildCanonicalizationPipeline() {
   FunctionPassManager FPM;
   FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
@@ -182,25 +204,13 @@ Function *cloneForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   dropUnwindPaths(*Clone);
   rewritePosixMemalign(*Clone);
 
+  // Canonicalization may make some calls through pointers direct already.
+  bool CallsThroughPointers = hasIndirectCalls(*Clone);
   FunctionPassManager FPM = buildCanonicalizationPipeline();
   FPM.run(*Clone, FAM);
   FAM.clear(*Clone, Clone->getName());
-  // Calls through function pointers the clone stored itself (at -O0, a
-  // std::function's invoker) become direct once the loads of those pointers
-  // are known, and are inlined within the same budget. Inlining one may
-  // expose the next (the manager that destroys the std::function is
-  // loaded after the call to its invoker).
-  for (unsigned Round = 0;
-       Round != MaxIndirectCallRounds && hasIndirectCalls(*Clone); ++Round) {
-    bool Forwarded = forwardStoredFunctions(*Clone, FAM);
-    if (Forwarded)
-      FPM.run(*Clone, FAM); // Folds null checks, makes the calls direct.
-    if (!inlineDefinedCallees(*Clone, F, Inlined) && !Forwarded)
-      break;
-    dropUnwindPaths(*Clone);
-    FPM.run(*Clone, FAM);
-    FAM.clear(*Clone, Clone->getName());
-  }
+  if (CallsThroughPointers)
+    inlineCallsThroughStoredPointers(*Clone, F, Inlined, FPM, FAM);
   defineVectorLanes(*Clone);
   canonicalizeLoops(*Clone, FAM);
   FAM.clear(*Clone, Clone->getName());

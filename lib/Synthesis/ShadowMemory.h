@@ -32,7 +32,8 @@ class Value;
 
 namespace adjoint {
 
-/// Is \p Ptr its own shadow? Null, undef and the addresses of functions
+/// Is \p Ptr its own shadow? Null, undef, the addresses of functions and
+/// pointers into constant globals without floating-point data (vtables)
 /// point to no memory that holds derivatives.
 bool isOwnShadow(const llvm::Value *Ptr);
 

@@ -315,4 +315,34 @@ TEST_F(ActivityTest, PointersStoredWhereWrittenMemoryIsLoadedFrom) {
   EXPECT_FALSE(AI.isActive(named(*F, "c")));
 }
 
+// An array of pointers to two locals, one holding a derivative: a pointer
+// loaded from it may be either, so both locals need shadows (as for a phi
+// of pointers). A parameter stored there instead cannot get one and stays
+// constant, for the differentiability check to report.
+TEST_F(ActivityTest, PointersStoredNextToVariedPointers) {
+  Function *F = parse(R"IR(
+    define double @f(double %x, i64 %k, ptr %q) {
+      %a = alloca double
+      %b = alloca double
+      %arr = alloca [3 x ptr]
+      store double %x, ptr %a
+      store double 2.0, ptr %b
+      store ptr %a, ptr %arr
+      %s1 = getelementptr ptr, ptr %arr, i64 1
+      store ptr %b, ptr %s1
+      %s2 = getelementptr ptr, ptr %arr, i64 2
+      store ptr %q, ptr %s2
+      %slot = getelementptr ptr, ptr %arr, i64 %k
+      %p = load ptr, ptr %slot
+      %v = load double, ptr %p
+      ret double %v
+    }
+  )IR");
+  ASSERT_NE(F, nullptr);
+  ActivityInfo AI(*F, {Out, Const, Const});
+  for (const char *Name : {"a", "b", "arr", "p", "v"})
+    EXPECT_TRUE(AI.isActive(named(*F, Name))) << Name;
+  EXPECT_FALSE(AI.isVaried(named(*F, "q")));
+}
+
 } // namespace

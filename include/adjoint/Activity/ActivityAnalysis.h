@@ -54,6 +54,8 @@ private:
   void propagateVaried(llvm::ArrayRef<ArgActivity> Args);
   void markMemoryVaried(const llvm::Value *Ptr,
                         llvm::function_ref<void(const llvm::Value *)> Mark);
+  void markNeighboursVaried(const llvm::Value *Ptr,
+                            llvm::function_ref<void(const llvm::Value *)> Mark);
   void propagateUseful();
   /// The pointers stored into each object of \p F (the underlying objects
   /// of the stores' addresses).

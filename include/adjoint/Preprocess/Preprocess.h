@@ -43,11 +43,11 @@ bool dropUnwindPaths(llvm::Function &F);
 /// Does \p F call through a function pointer?
 bool hasIndirectCalls(const llvm::Function &F);
 
-/// Replaces each load in \p F of a function pointer that \p F itself stored
-/// (as MemorySSA tells: the last store to the location loaded writes
-/// exactly it) by that function (IndirectCalls.cpp). Returns whether any
-/// was replaced.
-bool forwardStoredFunctions(llvm::Function &F,
+/// Replaces each load in \p F of a pointer that \p F itself stored as a
+/// constant (a function, a vtable, null; as MemorySSA tells: the last store
+/// to the location loaded writes exactly it) by that constant
+/// (IndirectCalls.cpp). Returns whether any was replaced.
+bool forwardStoredConstants(llvm::Function &F,
                             llvm::FunctionAnalysisManager &FAM);
 
 class FunctionTypeInfo;
