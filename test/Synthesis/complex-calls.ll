@@ -2,7 +2,8 @@
 ; them. d(x*y)/dx = y for __muldc3 (two doubles per complex number, a pair
 ; returned): the adjoint of re(x) is re(y) adj.re + im(y) adj.im, that of
 ; im(x) is re(y) adj.im - im(y) adj.re (conj(y) times the adjoint), and the
-; call is not repeated in the reverse. cexpf takes and returns <2 x float>: its share is a vector.
+; call is not repeated in the reverse. cexpf takes and returns
+; <2 x float>: its share is a vector.
 ; cabs returns a real: its shares are the parts of x over |x|.
 ; RUN: %opt-adjoint -passes='adjoint<O0>' -S %s | FileCheck %s
 

@@ -1,6 +1,7 @@
 /* C99 complex numbers inside the differentiated function, in double and
    float: multiplication and division (the __muldc3/__divdc3 and
-   __mulsc3/__divsc3 calls clang makes unless -ffast-math), the <complex.h>
+   __mulsc3/__divsc3 calls clang makes unless -ffast-math; also
+   __mulxc3/__divxc3 in long double), the <complex.h>
    functions, real and imaginary parts and the conjugate (libm calls under
    -fno-builtin), and a loop whose complex products the reverse pass needs
    per iteration. The loss is a real number.
@@ -24,6 +25,21 @@ typedef struct {
   float da, db, dc, dd;
 } G4f;
 G4f __enzyme_autodiff_f(void *, ...);
+typedef struct {
+  long double da, db;
+} G2l;
+G2l __enzyme_autodiff_l(void *, ...);
+
+/* long double complex functions are passed in memory and have no rule;
+   multiplication and division do. */
+long double muldivl(long double a, long double b) {
+  long double complex z = a + b * I, w = 1.5L - a * I;
+  long double complex p = z * w / (z + 2);
+  return __real__ p * __imag__ p; /* operators: no calls, even -fno-builtin */
+}
+static long double muldivl_at(const long double *v) {
+  return muldivl(v[0], v[1]);
+}
 
 /* The bodies, once per precision: T the real type, C its complex type, F
    the suffix of the <complex.h> functions. */
@@ -117,6 +133,10 @@ int main(void) {
     CHECK(arithmetic, pts[i]);
     CHECK(functions, pts[i]);
     CHECK(loop, pts[i]);
+    G2l l = __enzyme_autodiff_l((void *)muldivl, (long double)pts[i][0],
+                                (long double)pts[i][1]);
+    long double pl[] = {pts[i][0], pts[i][1]}, gotl[] = {l.da, l.db};
+    gc_grad("muldivl", muldivl_at, 2, pl, gotl, GC_TOL_LDOUBLE);
   }
   return gc_finish();
 }

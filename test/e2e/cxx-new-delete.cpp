@@ -1,6 +1,6 @@
 // Heap blocks from every form of operator new inside the differentiated
 // function: new and delete of an over-aligned type (operator new(size_t,
-// align_val_t) and the aligned, sized delete), new[] and delete[] of an
+// align_val_t) and the aligned delete, sized or not), new[] and delete[] of an
 // over-aligned type, std::nothrow new[], std::make_unique of an array, and
 // new/delete of a class whose constructor and destructor are not trivial.
 // Each shadow block comes from the same operator and is freed with the
@@ -13,6 +13,9 @@
 // RUN: %clangxx-adjoint -O2 -ffast-math %s -o %tf && %tf
 // RUN: %clangxx-adjoint -O0 -fsanitize=address %s -o %ta0 && %ta0
 // RUN: %clangxx-adjoint -O2 -fsanitize=address %s -o %ta2 && %ta2
+// Unsized deletes (_ZdlPv, _ZdlPvSt11align_val_t) instead of sized ones:
+// RUN: %clangxx-adjoint -O0 -fno-sized-deallocation -fsanitize=address %s \
+// RUN:   -o %tu && %tu
 #include <adjoint/adjoint.h>
 
 #include "gradcheck.h"

@@ -85,7 +85,8 @@ static long double at(const long double *v) {
 }
 static long double arraysAt(const long double *v) { return arrays(v); }
 
-template <double (*F)(const double *, int), long double (*Ref)(const long double *, int)>
+template <double (*F)(const double *, int),
+          long double (*Ref)(const long double *, int)>
 static void check(const char *name, const double *x, int n) {
   double dx[N];
   for (int i = 0; i != N; ++i)

@@ -1,4 +1,4 @@
-//===- PreprocessTest.cpp - Unwind paths and stored function pointers ------===//
+//===- PreprocessTest.cpp - Unwind paths and stored pointers --------------===//
 //
 // Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -103,7 +103,8 @@ std::string withDeclarations(const char *Body) {
 // function either way, so the invoke becomes a call.
 TEST_F(PreprocessTest, CleanupOnlyUnwindPathIsDropped) {
   std::string IR = withDeclarations(R"IR(
-    define double @f(double %x, ptr %obj) personality ptr @__gxx_personality_v0 {
+    define double @f(double %x, ptr %obj)
+        personality ptr @__gxx_personality_v0 {
     entry:
       %r = invoke double @mayThrow(double %x) to label %ok unwind label %lpad
     ok:
@@ -128,7 +129,8 @@ TEST_F(PreprocessTest, CleanupOnlyUnwindPathIsDropped) {
 // catch (...) { cleanup; throw; }: a rethrow never lets the function go on.
 TEST_F(PreprocessTest, RethrowingHandlerIsDropped) {
   std::string IR = withDeclarations(R"IR(
-    define double @f(double %x, ptr %obj) personality ptr @__gxx_personality_v0 {
+    define double @f(double %x, ptr %obj)
+        personality ptr @__gxx_personality_v0 {
     entry:
       %r = invoke double @mayThrow(double %x) to label %ok unwind label %lpad
     ok:
