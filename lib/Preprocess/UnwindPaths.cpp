@@ -35,12 +35,6 @@ using namespace llvm;
 
 namespace adjoint {
 
-namespace {
-
-/// The blocks from which a return is reachable. An exception that reaches a
-/// landing pad outside this set never lets the function go on: its
-/// handlers only clean up and resume, rethrow (`catch (...) { ...; throw; }`
-/// in the standard library), or terminate (a noexcept boundary).
 SmallPtrSet<const BasicBlock *, 32> blocksReachingReturn(const Function &F) {
   SmallPtrSet<const BasicBlock *, 32> Reaching;
   SmallVector<const BasicBlock *, 32> Worklist;
@@ -54,9 +48,11 @@ SmallPtrSet<const BasicBlock *, 32> blocksReachingReturn(const Function &F) {
   return Reaching;
 }
 
-} // namespace
-
 bool dropUnwindPaths(Function &F) {
+  // From a landing pad that reaches no return, the function never goes
+  // on: its handlers only clean up and resume, rethrow (`catch (...) {
+  // ...; throw; }` in the standard library), or terminate (a noexcept
+  // boundary).
   SmallPtrSet<const BasicBlock *, 32> Reaching = blocksReachingReturn(F);
   SmallVector<InvokeInst *, 16> Invokes;
   for (BasicBlock &BB : F)

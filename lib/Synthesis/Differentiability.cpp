@@ -59,6 +59,7 @@ public:
                 "' requested at " + describeLocation(R.Site) + ")") {}
 
   bool run() {
+    Returning = blocksReachingReturn(F);
     checkArguments();
     checkReturnType();
     checkLoops();
@@ -146,6 +147,7 @@ private:
   ArrayRef<ArgActivity> Activities;
   const FunctionTypeInfo &Types;
   DenseMap<const Value *, bool> BitsMemo;
+  SmallPtrSet<const BasicBlock *, 32> Returning;
   std::string Context;
   bool Ok = true;
 };
@@ -201,8 +203,15 @@ void DifferentiabilityChecker::checkInstruction(const Instruction &I) {
                        " may throw can be caught by a 'catch' of the "
                        "function; try/catch cannot be differentiated yet "
                        "(move it out of the differentiated function)");
-  if (const auto *Call = dyn_cast<CallBase>(&I))
+  if (const auto *Call = dyn_cast<CallBase>(&I)) {
+    // On a path that only leads to a throw or an abort (formatting the
+    // message of an exception from the inputs), nothing a call writes
+    // reaches an output: the gradient is not completed there.
+    if (!Returning.contains(I.getParent()) && !Activity.isActive(Call) &&
+        !isa<MemTransferInst>(Call) && !isReallocation(*Call))
+      return;
     return checkCall(*Call);
+  }
   if (!Activity.isActive(&I))
     return;
   if (I.getType()->isPointerTy())

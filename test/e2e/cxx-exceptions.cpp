@@ -1,12 +1,14 @@
 // Code that may throw inside the differentiated function: calls that may
 // throw while objects with destructors are alive (invokes whose landing
 // pads run the destructors, at every level for operator new), a throw on a
-// path the inputs do not take, a catch (...) that cleans up and rethrows,
-// and a noexcept function calling one that may throw (a landing pad that
-// calls std::terminate). AD takes the unwind paths as not taken; the
-// gradients are those of the run that does not throw. With -DTHROWS (not
-// under the sanitizer, which would report what the skipped cleanups leak),
-// an exception thrown while the gradient runs reaches the caller's caller.
+// path the inputs do not take, with a message formatted from the input, a
+// catch (...) that cleans up and rethrows, and a noexcept function calling
+// one that may throw (a landing pad that calls std::terminate). AD takes
+// the unwind paths as not taken; the gradients are those of the run that
+// does not throw, and code only on the way to a throw needs no derivative.
+// With -DTHROWS (not under the sanitizer, which would report what the
+// skipped cleanups leak), an exception thrown while the gradient runs
+// reaches the caller's caller.
 // References: long-double finite differences of the same code.
 // RUN: %clangxx-adjoint -O0 -DTHROWS %s -o %t0 && %t0
 // RUN: %clangxx-adjoint -O1 -DTHROWS %s -o %t1 && %t1
@@ -21,6 +23,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 static int Destroyed;
@@ -32,9 +35,13 @@ template <typename T> struct Scratch {
   ~Scratch() { ++Destroyed; }
 };
 
+// The message is formatted from the input: code on the way to the throw,
+// which the gradient never completes, needs no derivative (it was "call to
+// '__to_xstring' receives a value that carries a derivative and may write
+// results derived from it to memory").
 template <typename T> T checked(T x) {
   if (!(x > T(-10)))
-    throw std::domain_error("x out of range");
+    throw std::domain_error("x = " + std::to_string(x) + " is out of range");
   return std::sqrt(x + T(10));
 }
 

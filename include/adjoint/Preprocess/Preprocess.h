@@ -14,9 +14,11 @@
 #ifndef ADJOINT_PREPROCESS_PREPROCESS_H
 #define ADJOINT_PREPROCESS_PREPROCESS_H
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/PassManager.h"
 
 namespace llvm {
+class BasicBlock;
 class Loop;
 class PHINode;
 } // namespace llvm
@@ -31,6 +33,12 @@ namespace adjoint {
 /// The caller owns the clone and erases it when done.
 llvm::Function *cloneForDifferentiation(llvm::Function &F,
                                         llvm::FunctionAnalysisManager &FAM);
+
+/// The blocks of \p F from which a `ret` is reachable. Code outside them
+/// only runs on the way to a throw, an abort or an endless loop: the
+/// gradient is not completed on those paths.
+llvm::SmallPtrSet<const llvm::BasicBlock *, 32>
+blocksReachingReturn(const llvm::Function &F);
 
 /// Takes the unwind edges of \p F's invokes as never taken (UnwindPaths.cpp):
 /// each invoke whose landing pad only cleans up or terminates becomes a call
