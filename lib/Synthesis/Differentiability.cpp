@@ -140,13 +140,14 @@ private:
   void checkRealloc(const CallBase &Realloc);
   void checkShadowable(const Instruction &I);
   bool carriesVariedFloatBits(const Value *V);
+  bool carriesVariedPointerBits(const Value *V);
   void checkCall(const CallBase &Call);
 
   const Function &F;
   const ActivityInfo &Activity;
   ArrayRef<ArgActivity> Activities;
   const FunctionTypeInfo &Types;
-  DenseMap<const Value *, bool> BitsMemo;
+  DenseMap<const Value *, bool> BitsMemo, PointerBitsMemo;
   SmallPtrSet<const BasicBlock *, 32> Returning;
   std::string Context;
   bool Ok = true;
@@ -180,6 +181,52 @@ bool DifferentiabilityChecker::carriesVariedFloatBits(const Value *V) {
   return Result;
 }
 
+/// Is \p V an integer holding (some of) the bits of a pointer into memory
+/// that holds derivatives? Its shadow does not follow it through the
+/// integer.
+bool DifferentiabilityChecker::carriesVariedPointerBits(const Value *V) {
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || !V->getType()->isIntOrIntVectorTy())
+    return false;
+  auto [It, Inserted] = PointerBitsMemo.try_emplace(V, false);
+  if (!Inserted)
+    return It->second;
+  bool Result = false;
+  if (const auto *Cast = dyn_cast<PtrToIntInst>(I)) {
+    Result = Activity.isVaried(Cast->getPointerOperand());
+  } else if (const auto *LI = dyn_cast<LoadInst>(I)) {
+    Result = Activity.isVaried(LI->getPointerOperand()) &&
+             any_of(Types.queryAccess(*LI).segments(),
+                    [](const TypeSegment &S) {
+                      return S.Type == ConcreteType::Pointer;
+                    });
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(I)) {
+    bool L = carriesVariedPointerBits(BO->getOperand(0));
+    bool R = carriesVariedPointerBits(BO->getOperand(1));
+    switch (BO->getOpcode()) {
+    case Instruction::Add:
+    case Instruction::Or:
+    case Instruction::Xor:
+    case Instruction::And: // Offsets, tags and alignment masks.
+      Result = L || R;
+      break;
+    case Instruction::Sub: // p - k still points; p - q is a distance.
+      Result = L && !R;
+      break;
+    default: // Scaled, shifted, divided: sizes and counts, not addresses.
+      break;
+    }
+  } else if (isa<CastInst>(I) || isa<PHINode>(I) || isa<SelectInst>(I) ||
+             isa<ExtractElementInst>(I) || isa<InsertElementInst>(I) ||
+             isa<ShuffleVectorInst>(I)) {
+    Result = any_of(I->operands(), [&](const Value *Op) {
+      return carriesVariedPointerBits(Op);
+    });
+  }
+  PointerBitsMemo[V] = Result;
+  return Result;
+}
+
 void DifferentiabilityChecker::checkInstruction(const Instruction &I) {
   if (isa<BitCastInst>(I) && I.getType()->isFPOrFPVectorTy() &&
       carriesVariedFloatBits(I.getOperand(0)))
@@ -187,6 +234,11 @@ void DifferentiabilityChecker::checkInstruction(const Instruction &I) {
                    "derivative are manipulated as an integer; this cannot "
                    "be differentiated yet (use fabs, copysign, ... instead "
                    "of bit tricks)");
+  if (isa<IntToPtrInst>(I) && carriesVariedPointerBits(I.getOperand(0)))
+    return fail(I, "a pointer into memory that holds derivatives goes "
+                   "through an integer, which loses its shadow; this cannot "
+                   "be differentiated yet (compute with the pointer "
+                   "itself)");
   if (const auto *SI = dyn_cast<StoreInst>(&I))
     return checkStore(*SI);
   if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) {
@@ -290,6 +342,12 @@ void DifferentiabilityChecker::checkStore(const StoreInst &SI) {
                         "enzyme_dup)");
   if (!checkStoredValue(SI, *Val, *Ptr))
     return;
+  // A pointer stored as an integer leaves its shadow behind: a pointer
+  // loaded back from there would find none.
+  if (Activity.isVaried(Ptr) && carriesVariedPointerBits(Val))
+    return fail(SI, "a pointer into memory that holds derivatives is stored "
+                    "as an integer, which loses its shadow; this cannot be "
+                    "differentiated yet (store the pointer itself)");
   // Bytes copied through an integer may be the bits of a float that
   // carries a derivative; unless the type analysis knows they are integers
   // (an int field), the copy would drop it.

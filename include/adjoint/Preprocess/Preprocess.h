@@ -86,8 +86,9 @@ llvm::PHINode *getCanonicalIV(const llvm::Loop &L);
 /// The second canonicalization step, once the type analysis (stage 2) has
 /// run on the clone: integer loads and stores that move floating-point
 /// numbers (optimized copies of doubles through i64) become floating-point
-/// ones. Returns whether anything changed, in which case the type analysis
-/// must be run again on \p F.
+/// ones, and those that move pointers (a std::unique_ptr moved as an i64)
+/// pointer ones. Returns whether anything changed, in which case the type
+/// analysis must be run again on \p F.
 bool retypeFloatAccesses(llvm::Function &F, const FunctionTypeInfo &Types);
 
 } // namespace adjoint
