@@ -128,13 +128,14 @@ void scalarizePointerLanes(Instruction &I, unsigned Lanes,
       Vector = B.CreateInsertElement(Vector, B.CreatePtrToInt(P, Elt), Lane);
       continue;
     }
+    Value *P;
     Value *Bits = insertedLane(Vector, Lane);
-    if (!Bits)
-      Bits = B.CreateExtractElement(Vector, Lane);
-    Value *P = B.CreateIntToPtr(Bits, Ptr);
-    if (auto *Cast = dyn_cast<PtrToIntInst>(Bits);
+    if (auto *Cast = dyn_cast_or_null<PtrToIntInst>(Bits);
         Cast && Cast->getSrcTy() == Ptr)
       P = Cast->getPointerOperand();
+    else
+      P = B.CreateIntToPtr(Bits ? Bits : B.CreateExtractElement(Vector, Lane),
+                           Ptr);
     B.CreateAlignedStore(P, At, LaneAlign)->copyMetadata(*Store);
     Dead.push_back(Vector);
   }
