@@ -3,6 +3,8 @@
 # Substitutions:
 #   %opt-adjoint     opt with the plugin loaded (add -passes=adjoint etc.)
 #   %clang-adjoint   clang with the plugin on the optimization pipeline
+#   %clangxx-adjoint the same as a C++ driver (links the C++ library and, with
+#                    -fsanitize=address, the sanitizer's operator new)
 #   %clang           plain clang, e.g. for references
 #   %test-include    include path of the shared test headers (test/Inputs)
 #   FileCheck, not   the LLVM 19 tools
@@ -24,6 +26,9 @@ config.substitutions.append(
 config.substitutions.append(
     ("%clang-adjoint",
      f"{config.clang} -fpass-plugin={config.adjoint_plugin} -I{include_dir} -I{inputs_dir} -Werror=implicit-function-declaration"))
+config.substitutions.append(
+    ("%clangxx-adjoint",
+     f"{config.clang} --driver-mode=g++ -fpass-plugin={config.adjoint_plugin} -I{include_dir} -I{inputs_dir}"))
 config.substitutions.append(("%clang", f"{config.clang} -I{include_dir} -I{inputs_dir}"))
 # Plugin options on the clang command line need the plugin loaded before
 # options are parsed: %clang-adjoint %plugin-options -mllvm -adjoint-...

@@ -7,6 +7,7 @@
 #include "adjoint/Activity/ActivityAnalysis.h"
 #include "adjoint/Support/TypeUtils.h"
 
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
@@ -27,6 +28,41 @@ bool mayCarryDerivative(const Type *T) {
 }
 
 } // namespace
+
+void ActivityInfo::markNeighboursVaried(
+    const Value *Ptr, function_ref<void(const Value *)> MarkVaried) {
+  // A pointer loaded from where a varied one was stored may be either, as
+  // for a phi of pointers: the others need shadows too (an array of
+  // pointers to a C++ object holding a derivative and to one that does
+  // not). Only the function's own objects can get one; a pointer from
+  // elsewhere stays an error.
+  SmallVector<const Value *, 4> Holders;
+  getUnderlyingObjects(Ptr, Holders);
+  for (const Value *Holder : Holders)
+    for (const Value *Stored : StoredPointers.lookup(Holder)) {
+      SmallVector<const Value *, 4> Objects;
+      getUnderlyingObjects(Stored, Objects);
+      if (all_of(Objects, [](const Value *O) {
+            return isa<AllocaInst>(O) || isNoAliasCall(O);
+          }))
+        markMemoryVaried(Stored, MarkVaried);
+    }
+}
+
+DenseMap<const Value *, SmallVector<const Value *, 2>>
+ActivityInfo::pointersStoredInto(const Function &F) {
+  DenseMap<const Value *, SmallVector<const Value *, 2>> Stored;
+  for (const Instruction &I : instructions(F)) {
+    const auto *SI = dyn_cast<StoreInst>(&I);
+    if (!SI || !SI->getValueOperand()->getType()->isPointerTy())
+      continue;
+    SmallVector<const Value *, 4> Objects;
+    getUnderlyingObjects(SI->getPointerOperand(), Objects);
+    for (const Value *Object : Objects)
+      Stored[Object].push_back(SI->getValueOperand());
+  }
+  return Stored;
+}
 
 SmallVector<ArgActivity, 8> defaultActivities(const Function &F) {
   SmallVector<ArgActivity, 8> Result;
@@ -76,6 +112,7 @@ void ActivityInfo::propagateVaried(ArrayRef<ArgActivity> Args) {
   for (const Argument &A : F.args())
     if (Args[A.getArgNo()] != ArgActivity::Const)
       MarkVaried(&A);
+  StoredPointers = pointersStoredInto(F);
 
   while (!Worklist.empty()) {
     const Value *V = Worklist.pop_back_val();
@@ -83,8 +120,11 @@ void ActivityInfo::propagateVaried(ArrayRef<ArgActivity> Args) {
       if (const auto *SI = dyn_cast<StoreInst>(U)) {
         // Varied data stored to memory makes that memory varied: every
         // pointer into the same object reads it back.
-        if (SI->getValueOperand() == V)
+        if (SI->getValueOperand() == V) {
           markMemoryVaried(SI->getPointerOperand(), MarkVaried);
+          if (V->getType()->isPointerTy())
+            markNeighboursVaried(SI->getPointerOperand(), MarkVaried);
+        }
         continue;
       }
       if (const auto *MT = dyn_cast<MemTransferInst>(U)) {
@@ -122,8 +162,25 @@ void ActivityInfo::markMemoryVaried(
   MarkVaried(Ptr);
   SmallVector<const Value *, 4> Objects;
   getUnderlyingObjects(Ptr, Objects);
-  for (const Value *Object : Objects)
+  for (const Value *Object : Objects) {
     MarkVaried(Object);
+    // A pointer loaded from memory (the rows of a matrix that a
+    // std::vector<std::vector<double>> keeps on the heap): the pointers
+    // stored where it was loaded from may point to this memory too, and
+    // the memory holding them holds their shadows.
+    const auto *LI = dyn_cast<LoadInst>(Object);
+    if (!LI)
+      continue;
+    SmallVector<const Value *, 4> Holders;
+    getUnderlyingObjects(LI->getPointerOperand(), Holders);
+    for (const Value *Holder : Holders) {
+      if (!HoldersMarked.insert(Holder).second)
+        continue;
+      MarkVaried(Holder);
+      for (const Value *Stored : StoredPointers.lookup(Holder))
+        markMemoryVaried(Stored, MarkVaried);
+    }
+  }
 }
 
 void ActivityInfo::propagateUseful(bool ReturnIsOutput) {

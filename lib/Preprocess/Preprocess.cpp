@@ -36,6 +36,10 @@ namespace {
 /// How many instructions inlining may add to one clone.
 constexpr unsigned InlineBudget = 20000;
 
+/// How many times function pointers stored by the clone are forwarded to
+/// their loads, and the calls made direct inlined.
+constexpr unsigned MaxIndirectCallRounds = 8;
+
 /// A call site waiting to be inlined, with the chain of callees whose
 /// inlining exposed it (as LLVM's inliner keeps an inline history).
 struct PendingCall {
@@ -54,11 +58,14 @@ bool inHistory(ArrayRef<std::pair<Function *, int>> History, int Id,
 /// Inlines, into the clone, the calls to functions defined in this module,
 /// so that -O0 code (where nothing was inlined) reaches AD in the same shape
 /// as optimized code. Recursive calls, calls to functions \p KeepCallsTo
-/// keeps, and what exceeds the budget stay calls.
-void inlineDefinedCallees(Function &Clone, const Function &Original,
-                          function_ref<bool(const Function &)> KeepCallsTo) {
+/// keeps, and what exceeds the budget stay calls. \p Added counts the
+/// instructions inlined so far, against the budget. Returns whether
+/// anything was inlined.
+bool inlineDefinedCallees(Function &Clone, const Function &Original,
+                          function_ref<bool(const Function &)> KeepCallsTo,
+                          unsigned &Added) {
   if (!InlineCallees)
-    return;
+    return false;
   SmallVector<std::pair<Function *, int>, 16> History;
   SmallVector<PendingCall, 16> Worklist;
   auto Enqueue = [&](CallBase *Call, int HistoryId) {
@@ -72,7 +79,7 @@ void inlineDefinedCallees(Function &Clone, const Function &Original,
     if (auto *Call = dyn_cast<CallBase>(&I))
       Enqueue(Call, -1);
 
-  unsigned Added = 0;
+  bool Inlined = false;
   while (!Worklist.empty()) {
     PendingCall P = Worklist.pop_back_val();
     Function *Callee = P.Call->getCalledFunction();
@@ -83,10 +90,12 @@ void inlineDefinedCallees(Function &Clone, const Function &Original,
     if (!InlineFunction(*P.Call, IFI).isSuccess())
       continue;
     Added += Callee->getInstructionCount();
+    Inlined = true;
     History.push_back({Callee, P.History});
     for (CallBase *New : IFI.InlinedCallSites)
       Enqueue(New, History.size() - 1);
   }
+  return Inlined;
 }
 
 /// Gives every floating-point vector lane a defined value. The optimizer
@@ -169,6 +178,29 @@ void removeLifetimeMarkers(Function &F) {
       II->eraseFromParent();
 }
 
+/// Calls through function pointers the clone stored itself (at -O0, a
+/// std::function's invoker, or a virtual function of an object it created)
+/// become direct once the loads of those pointers are known; they are
+/// inlined within the same budget, and the clone canonicalized again.
+/// Inlining one may expose the next (the manager that destroys a
+/// std::function is loaded after the call to its invoker).
+void inlineCallsThroughStoredPointers(
+    Function &Clone, const Function &Original,
+    function_ref<bool(const Function &)> KeepCallsTo, unsigned &Inlined,
+    FunctionPassManager &FPM, FunctionAnalysisManager &FAM) {
+  for (unsigned Round = 0; Round != MaxIndirectCallRounds; ++Round) {
+    bool Forwarded = forwardStoredConstants(Clone, FAM);
+    if (Forwarded)
+      FPM.run(Clone, FAM); // Folds null checks, makes calls direct.
+    if (!inlineDefinedCallees(Clone, Original, KeepCallsTo, Inlined) &&
+        !Forwarded)
+      return;
+    dropUnwindPaths(Clone);
+    FPM.run(Clone, FAM);
+    FAM.clear(Clone, Clone.getName());
+  }
+}
+
 FunctionPassManager buildCanonicalizationPipeline() {
   FunctionPassManager FPM;
   FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
@@ -193,13 +225,20 @@ Function *cloneForDifferentiation(
   // canonicalization passes skip the clone.
   Clone->removeFnAttr(Attribute::OptimizeNone);
   Clone->removeFnAttr(Attribute::NoInline);
-  inlineDefinedCallees(*Clone, F, KeepCallsTo);
+  unsigned Inlined = 0;
+  inlineDefinedCallees(*Clone, F, KeepCallsTo, Inlined);
+  dropUnwindPaths(*Clone);
   rewritePosixMemalign(*Clone);
   removeLifetimeMarkers(*Clone);
 
+  // Canonicalization may make some calls through pointers direct already.
+  bool CallsThroughPointers = hasIndirectCalls(*Clone);
   FunctionPassManager FPM = buildCanonicalizationPipeline();
   FPM.run(*Clone, FAM);
   FAM.clear(*Clone, Clone->getName());
+  if (CallsThroughPointers)
+    inlineCallsThroughStoredPointers(*Clone, F, KeepCallsTo, Inlined, FPM,
+                                     FAM);
   defineVectorLanes(*Clone);
   canonicalizeLoops(*Clone, FAM);
   FAM.clear(*Clone, Clone->getName());

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "adjoint/Rules/DerivativeRules.h"
+#include "ComplexCalls.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Constants.h"
@@ -46,6 +47,35 @@ constexpr bool isInactiveFormula(std::string_view Formula) {
   ADJOINT_PICK(__VA_ARGS__, ADJOINT_PARTIALS_3, ADJOINT_PARTIALS_2,            \
                ADJOINT_PARTIALS_1, unused)(__VA_ARGS__)
 
+// The same for complex formulas: x, y and r are complex numbers (r is real
+// for functions with a real result), and so are the constants.
+#define ADJOINT_COMPLEX_PARTIAL(Formula)                                       \
+  +[](const ComplexRuleScope &S) -> rules::Complex {                           \
+    using namespace rules;                                                     \
+    [[maybe_unused]] const Complex &x = S.X[0], &y = S.X[1], &r = S.R,         \
+                                   &one = S.One, &zero = S.Zero,               \
+                                   &iunit = S.IUnit;                           \
+    return Formula;                                                            \
+  }
+#define ADJOINT_REAL_RESULT_PARTIAL(Formula)                                   \
+  +[](const ComplexRuleScope &S) -> rules::Complex {                           \
+    using namespace rules;                                                     \
+    [[maybe_unused]] const Complex &x = S.X[0], &one = S.One, &zero = S.Zero,  \
+                                   &iunit = S.IUnit;                           \
+    [[maybe_unused]] const Expr &r = S.RealR;                                  \
+    return Formula;                                                            \
+  }
+#define ADJOINT_COMPLEX_PARTIALS_1(A)                                          \
+  1, {nullptr, nullptr, nullptr}, DerivativeRule::Holomorphic,                 \
+      {ADJOINT_COMPLEX_PARTIAL(A), nullptr}
+#define ADJOINT_COMPLEX_PARTIALS_2(A, B)                                       \
+  2, {nullptr, nullptr, nullptr}, DerivativeRule::Holomorphic,                 \
+      {ADJOINT_COMPLEX_PARTIAL(A), ADJOINT_COMPLEX_PARTIAL(B)}
+#define ADJOINT_COMPLEX_PICK(_1, _2, Name, ...) Name
+#define ADJOINT_COMPLEX_PARTIALS(...)                                          \
+  ADJOINT_COMPLEX_PICK(__VA_ARGS__, ADJOINT_COMPLEX_PARTIALS_2,                \
+                       ADJOINT_COMPLEX_PARTIALS_1, unused)(__VA_ARGS__)
+
 const DerivativeRule Rules[] = {
 #define ADJOINT_INSTRUCTION(Opcode, ...)                                       \
   {DerivativeRule::Instruction, #Opcode, Instruction::Opcode,                  \
@@ -56,6 +86,17 @@ const DerivativeRule Rules[] = {
 #define ADJOINT_INTRINSIC(Name, IID, ...)                                      \
   {DerivativeRule::Function, #Name, 0, Intrinsic::IID, false,                  \
    ADJOINT_PARTIALS(__VA_ARGS__)},
+#define ADJOINT_COMPLEX(Name, ...)                                             \
+  {DerivativeRule::ComplexFunction, #Name, 0, Intrinsic::not_intrinsic, true,  \
+   ADJOINT_COMPLEX_PARTIALS(__VA_ARGS__)},
+#define ADJOINT_COMPLEX_CONJUGATE(Name, Partial)                               \
+  {DerivativeRule::ComplexFunction, #Name, 0, Intrinsic::not_intrinsic, true,  \
+   1, {nullptr, nullptr, nullptr}, DerivativeRule::Conjugate,                  \
+   {ADJOINT_COMPLEX_PARTIAL(Partial), nullptr}},
+#define ADJOINT_COMPLEX_TO_REAL(Name, Gradient)                                \
+  {DerivativeRule::ComplexFunction, #Name, 0, Intrinsic::not_intrinsic, true,  \
+   1, {nullptr, nullptr, nullptr}, DerivativeRule::ToReal,                     \
+   {ADJOINT_REAL_RESULT_PARTIAL(Gradient), nullptr}},
 #include "adjoint/Rules/DerivativeRules.def"
 };
 
@@ -107,6 +148,9 @@ const DerivativeRule *findFunctionRule(StringRef Name) {
   const auto &ByName = ruleIndex().ByName;
   if (auto It = ByName.find(Name); It != ByName.end())
     return It->second;
+  if (std::string Helper = complexHelperRuleName(Name); !Helper.empty())
+    if (auto It = ByName.find(Helper); It != ByName.end())
+      return It->second;
   if (Name.ends_with("f") || Name.ends_with("l"))
     if (auto It = ByName.find(Name.drop_back()); It != ByName.end())
       return It->second;
@@ -131,6 +175,10 @@ const DerivativeRule *findRule(const Instruction &I) {
     // Only the C library's own function: a user's `double sin(...)` with a
     // body is differentiated like any other code.
     R = findFunctionRule(Callee->getName());
+    // Complex numbers take the C ABI's forms; their formulas count complex
+    // arguments.
+    if (R && R->Kind == DerivativeRule::ComplexFunction)
+      return matchesComplexCall(*R, *Call) ? R : nullptr;
     Type *ArgTy = Call->arg_size() ? Call->getArgOperand(0)->getType() : nullptr;
     if (R && (!ArgTy || !nameMatchesType(Callee->getName(), *R, ArgTy)))
       R = nullptr;
@@ -144,6 +192,26 @@ Value *ruleOperand(const Instruction &I, unsigned Idx) {
   if (const auto *Call = dyn_cast<CallBase>(&I))
     return Call->getArgOperand(Idx);
   return I.getOperand(Idx);
+}
+
+void emitOperandAdjoints(const DerivativeRule &R, Instruction &I,
+                         Value *Adjoint, IRBuilderBase &B,
+                         function_ref<bool(const Value *)> IsActive,
+                         function_ref<void(unsigned, Value *)> Accumulate) {
+  if (R.Kind == DerivativeRule::ComplexFunction)
+    return emitComplexOperandAdjoints(R, cast<CallBase>(I), Adjoint, B,
+                                      IsActive, Accumulate);
+  rules::Expr Seed(B, Adjoint);
+  for (unsigned Idx = 0; Idx != R.NumOperands; ++Idx) {
+    if (!IsActive(ruleOperand(I, Idx)))
+      continue;
+    rules::Expr Partial = emitPartial(R, I, Idx, B);
+    if (Partial.isNone())
+      continue;
+    rules::Expr Contribution = Seed * Partial;
+    if (!Contribution.isConstant(0.0))
+      Accumulate(Idx, Contribution.value());
+  }
 }
 
 rules::Expr emitPartial(const DerivativeRule &R, Instruction &I, unsigned Idx,

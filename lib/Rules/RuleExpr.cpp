@@ -57,22 +57,26 @@ Expr distributeOverSelect(const Expr &Factor, const Expr &Select) {
   return where(Cond, T, F);
 }
 
-/// Calls a C math function by its double name ("sinh"), choosing the float
-/// or long double variant by type. Half precision goes through float, and
-/// vectors are computed lane by lane.
-Value *callLibm(IRBuilderBase &B, StringRef Name, Value *Arg) {
-  Type *Ty = Arg->getType();
+/// Calls a C math function by its double name ("sinh", "atan2"), choosing
+/// the float or long double variant by type. Half precision goes through
+/// float, and vectors are computed lane by lane. All \p Args have one type.
+Value *callLibm(IRBuilderBase &B, StringRef Name, ArrayRef<Value *> Args) {
+  Type *Ty = Args.front()->getType();
   if (auto *VT = dyn_cast<FixedVectorType>(Ty)) {
     Value *Result = PoisonValue::get(VT);
     for (unsigned I = 0, E = VT->getNumElements(); I != E; ++I) {
-      Value *Lane = callLibm(B, Name, B.CreateExtractElement(Arg, I));
-      Result = B.CreateInsertElement(Result, Lane, I);
+      SmallVector<Value *, 2> Lanes;
+      for (Value *Arg : Args)
+        Lanes.push_back(B.CreateExtractElement(Arg, I));
+      Result = B.CreateInsertElement(Result, callLibm(B, Name, Lanes), I);
     }
     return Result;
   }
   if (Ty->isHalfTy() || Ty->isBFloatTy()) {
-    Value *Wide = callLibm(B, Name, B.CreateFPExt(Arg, B.getFloatTy()));
-    return B.CreateFPTrunc(Wide, Ty);
+    SmallVector<Value *, 2> Wide;
+    for (Value *Arg : Args)
+      Wide.push_back(B.CreateFPExt(Arg, B.getFloatTy()));
+    return B.CreateFPTrunc(callLibm(B, Name, Wide), Ty);
   }
   std::string Symbol = Name.str();
   if (Ty->isFloatTy())
@@ -80,13 +84,15 @@ Value *callLibm(IRBuilderBase &B, StringRef Name, Value *Arg) {
   else if (!Ty->isDoubleTy())
     Symbol += 'l';
   Module *M = B.GetInsertBlock()->getModule();
-  FunctionCallee Callee = M->getOrInsertFunction(Symbol, Ty, Ty);
+  SmallVector<Type *, 2> Params(Args.size(), Ty);
+  FunctionCallee Callee =
+      M->getOrInsertFunction(Symbol, FunctionType::get(Ty, Params, false));
   if (auto *Fn = dyn_cast<Function>(Callee.getCallee())) {
     // Derivative code only needs the value; errno is irrelevant to it.
     Fn->setDoesNotThrow();
     Fn->setWillReturn();
   }
-  return B.CreateCall(Callee, {Arg});
+  return B.CreateCall(Callee, Args);
 }
 
 /// Brings a scalar operand to the lane count of a vector one (the adjoint
@@ -193,11 +199,16 @@ Expr cos(const Expr &A) { return unaryIntrinsic(Intrinsic::cos, A); }
 Expr trunc(const Expr &A) { return unaryIntrinsic(Intrinsic::trunc, A); }
 
 Expr sinh(const Expr &A) {
-  return Expr(A.builder(), callLibm(A.builder(), "sinh", A.value()));
+  return Expr(A.builder(), callLibm(A.builder(), "sinh", {A.value()}));
 }
 
 Expr cosh(const Expr &A) {
-  return Expr(A.builder(), callLibm(A.builder(), "cosh", A.value()));
+  return Expr(A.builder(), callLibm(A.builder(), "cosh", {A.value()}));
+}
+
+Expr atan2(const Expr &Y, const Expr &X) {
+  return Expr(Y.builder(),
+              callLibm(Y.builder(), "atan2", {Y.value(), X.value()}));
 }
 
 Expr pow(const Expr &LHS, const Expr &RHS) {

@@ -10,6 +10,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/InstrTypes.h"
 
 using namespace llvm;
@@ -35,12 +36,35 @@ Value *allocationSize(const CallBase &Alloc, IRBuilderBase &B) {
   return Alloc.getArgOperand(0);
 }
 
+/// operator delete(void *, size_t, ...) and delete[]: the size of the block
+/// is operand 1.
+bool isSizedDeallocation(const CallBase &Dealloc) {
+  StringRef Name = calleeName(Dealloc);
+  return Name.starts_with("_ZdlPvm") || Name.starts_with("_ZdaPvm");
+}
+
+/// The deletes that take the block's std::align_val_t.
+bool isAlignedDeallocation(const CallBase &Dealloc) {
+  return calleeName(Dealloc).contains("St11align_val_t");
+}
+
+/// operator new(size_t, std::align_val_t, ...): the alignment is operand 1.
+bool isAlignedAllocation(const CallBase &Alloc) {
+  StringRef Name = calleeName(Alloc);
+  return Name.starts_with("_Zn") && Name.contains("St11align_val_t");
+}
+
 } // namespace
 
 bool isAllocation(const CallBase &Call) {
   return StringSwitch<bool>(calleeName(Call))
       .Cases("malloc", "calloc", "aligned_alloc", true)
       .Cases("_Znwm", "_Znam", true) // operator new, new[]
+      // The aligned (alignas beyond 16 bytes) and std::nothrow forms.
+      .Cases("_ZnwmSt11align_val_t", "_ZnamSt11align_val_t", true)
+      .Cases("_ZnwmRKSt9nothrow_t", "_ZnamRKSt9nothrow_t", true)
+      .Cases("_ZnwmSt11align_val_tRKSt9nothrow_t",
+             "_ZnamSt11align_val_tRKSt9nothrow_t", true)
       .Default(false);
 }
 
@@ -57,6 +81,72 @@ const CallBase *directlyResizedBlock(const CallBase &Realloc) {
       getUnderlyingObject(Realloc.getArgOperand(0)));
   return Alloc && (isAllocation(*Alloc) || isReallocation(*Alloc)) ? Alloc
                                                                    : nullptr;
+}
+
+CallBase *findDeallocationAtDepth(const CallBase &Alloc, unsigned Depth);
+
+/// Is \p Holder memory that is gone when the function returns (a local, or
+/// a heap block the function frees)? Then nothing outside the function can
+/// reach a block through the address stored in it.
+bool diesInFunction(const Value *Holder, unsigned Depth) {
+  if (isa<AllocaInst>(Holder))
+    return true;
+  const auto *Call = dyn_cast<CallBase>(Holder);
+  constexpr unsigned MaxDepth = 4; // Nested containers, levels deep.
+  return Call && (isAllocation(*Call) || isReallocation(*Call)) &&
+         Depth < MaxDepth && findDeallocationAtDepth(*Call, Depth + 1);
+}
+
+/// A block whose address is kept in memory (the rows of a
+/// std::vector<std::vector<double>>) is freed through a pointer loaded back
+/// from there: the first deallocation in \p F of a pointer loaded from one
+/// of \p Holders, the objects the block's address was stored into, when
+/// that memory dies in the function too.
+CallBase *findDeallocationThroughMemory(const Function &F,
+                                        ArrayRef<const Value *> Holders,
+                                        unsigned Depth) {
+  SmallPtrSet<const Value *, 4> Holding;
+  for (const Value *H : Holders)
+    if (diesInFunction(H, Depth))
+      Holding.insert(H);
+  if (Holding.empty())
+    return nullptr;
+  for (const Instruction &I : instructions(F)) {
+    const auto *Call = dyn_cast<CallBase>(&I);
+    if (!Call || !(isDeallocation(*Call) || isReallocation(*Call)))
+      continue;
+    const auto *Load = dyn_cast<LoadInst>(Call->getArgOperand(0));
+    if (!Load)
+      continue;
+    SmallVector<const Value *, 4> From;
+    getUnderlyingObjects(Load->getPointerOperand(), From);
+    if (any_of(From, [&](const Value *O) { return Holding.contains(O); }))
+      return const_cast<CallBase *>(Call);
+  }
+  return nullptr;
+}
+
+CallBase *findDeallocationAtDepth(const CallBase &Alloc, unsigned Depth) {
+  // Through phis and selects: two buffers swapped in a loop are freed
+  // under each other's names.
+  SmallVector<const Value *, 8> Worklist = {&Alloc};
+  SmallPtrSet<const Value *, 8> Seen = {&Alloc};
+  SmallVector<const Value *, 4> Holders;
+  while (!Worklist.empty()) {
+    const Value *Ptr = Worklist.pop_back_val();
+    for (const User *U : Ptr->users()) {
+      if (const auto *Call = dyn_cast<CallBase>(U);
+          Call && (isDeallocation(*Call) || isReallocation(*Call)) &&
+          Call->getArgOperand(0) == Ptr)
+        return const_cast<CallBase *>(Call);
+      if (isa<PHINode, SelectInst>(U) && Seen.insert(U).second)
+        Worklist.push_back(U);
+      if (const auto *SI = dyn_cast<StoreInst>(U);
+          SI && SI->getValueOperand() == Ptr)
+        getUnderlyingObjects(SI->getPointerOperand(), Holders);
+    }
+  }
+  return findDeallocationThroughMemory(*Alloc.getFunction(), Holders, Depth);
 }
 
 } // namespace
@@ -151,6 +241,11 @@ bool isDeallocation(const CallBase &Call) {
   return StringSwitch<bool>(calleeName(Call))
       .Case("free", true)
       .Cases("_ZdlPv", "_ZdlPvm", "_ZdaPv", "_ZdaPvm", true) // delete, []
+      .Cases("_ZdlPvSt11align_val_t", "_ZdlPvmSt11align_val_t", true)
+      .Cases("_ZdaPvSt11align_val_t", "_ZdaPvmSt11align_val_t", true)
+      .Cases("_ZdlPvRKSt9nothrow_t", "_ZdaPvRKSt9nothrow_t", true)
+      .Cases("_ZdlPvSt11align_val_tRKSt9nothrow_t",
+             "_ZdaPvSt11align_val_tRKSt9nothrow_t", true)
       .Default(false);
 }
 
@@ -165,26 +260,11 @@ Value *allocateShadow(CallBase &Alloc, IRBuilderBase &B) {
 }
 
 CallBase *findDeallocation(const CallBase &Alloc) {
-  // Through phis and selects: two buffers swapped in a loop are freed
-  // under each other's names.
-  SmallVector<const Value *, 8> Worklist = {&Alloc};
-  SmallPtrSet<const Value *, 8> Seen = {&Alloc};
-  while (!Worklist.empty()) {
-    const Value *Ptr = Worklist.pop_back_val();
-    for (const User *U : Ptr->users()) {
-      if (const auto *Call = dyn_cast<CallBase>(U);
-          Call && (isDeallocation(*Call) || isReallocation(*Call)) &&
-          Call->getArgOperand(0) == Ptr)
-        return const_cast<CallBase *>(Call);
-      if (isa<PHINode, SelectInst>(U) && Seen.insert(U).second)
-        Worklist.push_back(U);
-    }
-  }
-  return nullptr;
+  return findDeallocationAtDepth(Alloc, 0);
 }
 
 void freeShadow(CallBase &Dealloc, Value *Shadow, IRBuilderBase &B) {
-  if (isReallocation(Dealloc)) { // Its shadow block came from calloc.
+  if (isReallocation(Dealloc)) {
     Module *M = Dealloc.getModule();
     B.CreateCall(M->getOrInsertFunction("free", B.getVoidTy(),
                                         Shadow->getType()),
@@ -193,6 +273,32 @@ void freeShadow(CallBase &Dealloc, Value *Shadow, IRBuilderBase &B) {
   }
   auto *Free = cast<CallBase>(Dealloc.clone());
   Free->setArgOperand(0, Shadow);
+  B.Insert(Free);
+}
+
+void freeShadow(const CallBase &Alloc, CallBase &Dealloc, Value *Shadow,
+                IRBuilderBase &B) {
+  if (isReallocation(Dealloc) || isReallocation(Alloc)) {
+    // Its shadow block came from calloc.
+    Module *M = Dealloc.getModule();
+    B.CreateCall(M->getOrInsertFunction("free", B.getVoidTy(),
+                                        Shadow->getType()),
+                 {Shadow});
+    return;
+  }
+  auto *Free = cast<CallBase>(Dealloc.clone());
+  Free->setArgOperand(0, Shadow);
+  // The sized and aligned deletes: the shadow block has the size and the
+  // alignment of the allocation, known where the reverse frees it. The
+  // deallocation's own operands may not be: a std::vector that grows in a
+  // loop frees its first block there, with a size computed in the loop.
+  if (isSizedDeallocation(Dealloc))
+    Free->setArgOperand(
+        1, B.CreateZExtOrTrunc(allocationSize(Alloc, B),
+                               Dealloc.getArgOperand(1)->getType()));
+  if (isAlignedDeallocation(Dealloc) && isAlignedAllocation(Alloc))
+    Free->setArgOperand(isSizedDeallocation(Dealloc) ? 2 : 1,
+                        Alloc.getArgOperand(1));
   B.Insert(Free);
 }
 

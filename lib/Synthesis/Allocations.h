@@ -24,10 +24,12 @@ class Value;
 
 namespace adjoint {
 
-/// Is \p Call malloc, calloc, aligned_alloc, operator new or new[]?
+/// Is \p Call malloc, calloc, aligned_alloc, operator new or new[] (also
+/// the aligned and std::nothrow forms)?
 bool isAllocation(const llvm::CallBase &Call);
 
-/// Is \p Call free, operator delete or delete[] (any sized variant)?
+/// Is \p Call free, operator delete or delete[] (any sized, aligned or
+/// std::nothrow form)?
 bool isDeallocation(const llvm::CallBase &Call);
 
 /// Is \p Call realloc?
@@ -69,10 +71,20 @@ llvm::Value *allocateShadow(llvm::CallBase &Alloc, llvm::IRBuilderBase &B);
 
 /// The call that frees \p Alloc's block in the function, if any (a realloc
 /// of the block frees it too), following the pointer through phis and
-/// selects.
+/// selects, and through memory: a block whose address the function stores
+/// into a local or a heap block it frees is freed by a deallocation of a
+/// pointer loaded from there.
 llvm::CallBase *findDeallocation(const llvm::CallBase &Alloc);
 
-/// Frees \p Shadow the way \p Dealloc frees the primal block.
+/// Frees \p Shadow, the shadow of the block \p Alloc made, the way
+/// \p Dealloc frees the primal block (with \p Alloc's size and alignment
+/// for the sized and aligned deletes).
+void freeShadow(const llvm::CallBase &Alloc, llvm::CallBase &Dealloc,
+                llvm::Value *Shadow, llvm::IRBuilderBase &B);
+
+/// Frees \p Shadow as \p Dealloc frees the primal block, with \p Dealloc's
+/// own size and alignment operands: where the forward pass frees it, next
+/// to \p Dealloc.
 void freeShadow(llvm::CallBase &Dealloc, llvm::Value *Shadow,
                 llvm::IRBuilderBase &B);
 

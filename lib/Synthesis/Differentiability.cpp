@@ -13,6 +13,7 @@
 #include "Differentiability.h"
 #include "Allocations.h"
 #include "MemoryTransfer.h"
+#include "ShadowMemory.h"
 
 #include "adjoint/Synthesis/CallDerivatives.h"
 #include "adjoint/Synthesis/GradientSynthesis.h"
@@ -43,6 +44,13 @@ namespace adjoint {
 
 namespace {
 
+/// "the call to 'g'", or "the call through a function pointer".
+std::string describeCallee(const CallBase &Call) {
+  if (const Function *Callee = Call.getCalledFunction())
+    return "the call to '" + demangle(Callee->getName()) + "'";
+  return "the call through a function pointer";
+}
+
 class DifferentiabilityChecker {
 public:
   explicit DifferentiabilityChecker(const DifferentiabilityQuery &Q)
@@ -56,6 +64,7 @@ public:
                 describeLocation(Q.Site) + ")") {}
 
   bool run() {
+    Returning = blocksReachingReturn(F);
     checkArguments();
     checkReturnType();
     // Forward mode follows the CFG as it is: any cycle will do.
@@ -141,6 +150,7 @@ private:
   void checkRealloc(const CallBase &Realloc);
   void checkShadowable(const Instruction &I);
   bool carriesVariedFloatBits(const Value *V);
+  bool carriesVariedPointerBits(const Value *V);
   void checkCall(const CallBase &Call);
 
   const Function &F;
@@ -150,7 +160,8 @@ private:
   DiffMode Mode;
   function_ref<bool(const CallBase &)> CallsDerivative;
   bool IsSplit;
-  DenseMap<const Value *, bool> BitsMemo;
+  DenseMap<const Value *, bool> BitsMemo, PointerBitsMemo;
+  SmallPtrSet<const BasicBlock *, 32> Returning;
   std::string Context;
   bool Ok = true;
 };
@@ -183,6 +194,52 @@ bool DifferentiabilityChecker::carriesVariedFloatBits(const Value *V) {
   return Result;
 }
 
+/// Is \p V an integer holding (some of) the bits of a pointer into memory
+/// that holds derivatives? Its shadow does not follow it through the
+/// integer.
+bool DifferentiabilityChecker::carriesVariedPointerBits(const Value *V) {
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || !V->getType()->isIntOrIntVectorTy())
+    return false;
+  auto [It, Inserted] = PointerBitsMemo.try_emplace(V, false);
+  if (!Inserted)
+    return It->second;
+  bool Result = false;
+  if (const auto *Cast = dyn_cast<PtrToIntInst>(I)) {
+    Result = Activity.isVaried(Cast->getPointerOperand());
+  } else if (const auto *LI = dyn_cast<LoadInst>(I)) {
+    Result = Activity.isVaried(LI->getPointerOperand()) &&
+             any_of(Types.queryAccess(*LI).segments(),
+                    [](const TypeSegment &S) {
+                      return S.Type == ConcreteType::Pointer;
+                    });
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(I)) {
+    bool L = carriesVariedPointerBits(BO->getOperand(0));
+    bool R = carriesVariedPointerBits(BO->getOperand(1));
+    switch (BO->getOpcode()) {
+    case Instruction::Add:
+    case Instruction::Or:
+    case Instruction::Xor:
+    case Instruction::And: // Offsets, tags and alignment masks.
+      Result = L || R;
+      break;
+    case Instruction::Sub: // p - k still points; p - q is a distance.
+      Result = L && !R;
+      break;
+    default: // Scaled, shifted, divided: sizes and counts, not addresses.
+      break;
+    }
+  } else if (isa<CastInst>(I) || isa<PHINode>(I) || isa<SelectInst>(I) ||
+             isa<ExtractElementInst>(I) || isa<InsertElementInst>(I) ||
+             isa<ShuffleVectorInst>(I)) {
+    Result = any_of(I->operands(), [&](const Value *Op) {
+      return carriesVariedPointerBits(Op);
+    });
+  }
+  PointerBitsMemo[V] = Result;
+  return Result;
+}
+
 void DifferentiabilityChecker::checkInstruction(const Instruction &I) {
   if (isa<BitCastInst>(I) && I.getType()->isFPOrFPVectorTy() &&
       carriesVariedFloatBits(I.getOperand(0)))
@@ -190,6 +247,11 @@ void DifferentiabilityChecker::checkInstruction(const Instruction &I) {
                    "derivative are manipulated as an integer; this cannot "
                    "be differentiated yet (use fabs, copysign, ... instead "
                    "of bit tricks)");
+  if (isa<IntToPtrInst>(I) && carriesVariedPointerBits(I.getOperand(0)))
+    return fail(I, "a pointer into memory that holds derivatives goes "
+                   "through an integer, which loses its shadow; this cannot "
+                   "be differentiated yet (compute with the pointer "
+                   "itself)");
   if (const auto *SI = dyn_cast<StoreInst>(&I))
     return checkStore(*SI);
   if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) {
@@ -199,8 +261,22 @@ void DifferentiabilityChecker::checkInstruction(const Instruction &I) {
               "supported yet");
     return;
   }
-  if (const auto *Call = dyn_cast<CallBase>(&I))
+  // Preprocess took every other unwind edge as not taken (UnwindPaths.cpp);
+  // these lead to handlers that may catch, which the reverse cannot follow.
+  if (const auto *Invoke = dyn_cast<InvokeInst>(&I))
+    return fail(I, "the exception that " + describeCallee(*Invoke) +
+                       " may throw can be caught by a 'catch' of the "
+                       "function; try/catch cannot be differentiated yet "
+                       "(move it out of the differentiated function)");
+  if (const auto *Call = dyn_cast<CallBase>(&I)) {
+    // On a path that only leads to a throw or an abort (formatting the
+    // message of an exception from the inputs), nothing a call writes
+    // reaches an output: the gradient is not completed there.
+    if (!Returning.contains(I.getParent()) && !Activity.isActive(Call) &&
+        !isa<MemTransferInst>(Call) && !isReallocation(*Call))
+      return;
     return checkCall(*Call);
+  }
   if (!Activity.isActive(&I))
     return;
   if (I.getType()->isPointerTy())
@@ -258,7 +334,7 @@ void DifferentiabilityChecker::checkShadowable(const Instruction &I) {
   if (isa<PHINode>(I) || isa<SelectInst>(I)) {
     for (const Value *Op : I.operands())
       if (Op->getType()->isPointerTy() && !Activity.isActive(Op) &&
-          !isa<ConstantPointerNull>(Op) && !isa<UndefValue>(Op))
+          !isOwnShadow(Op))
         return fail(I, "a pointer that may point to memory holding "
                        "derivatives, or to " +
                            describeValue(*Op) +
@@ -275,13 +351,19 @@ void DifferentiabilityChecker::checkStore(const StoreInst &SI) {
   // Pointers loaded back from memory whose pointers have shadows get their
   // shadow from the shadow memory; this one would leave a null there.
   if (Val->getType()->isPointerTy() && Activity.isActive(Ptr) &&
-      !Activity.isActive(Val) && !isa<ConstantPointerNull>(Val))
+      !Activity.isActive(Val) && !isOwnShadow(Val))
     return fail(SI, "a pointer without a shadow (" + describeValue(*Val) +
                         ") is stored into memory that holds pointers with "
                         "shadows; this is not supported yet (pass it "
                         "enzyme_dup)");
   if (!checkStoredValue(SI, *Val, *Ptr))
     return;
+  // A pointer stored as an integer leaves its shadow behind: a pointer
+  // loaded back from there would find none.
+  if (Activity.isVaried(Ptr) && carriesVariedPointerBits(Val))
+    return fail(SI, "a pointer into memory that holds derivatives is stored "
+                    "as an integer, which loses its shadow; this cannot be "
+                    "differentiated yet (store the pointer itself)");
   // Bytes copied through an integer may be the bits of a float that
   // carries a derivative; unless the type analysis knows they are integers
   // (an int field), the copy would drop it.

@@ -485,18 +485,11 @@ void ReverseModeBuilder::reverseInstruction(Instruction &I, IRBuilder<> &B) {
 
   const DerivativeRule *Rule = findRule(I);
   assert(Rule && "checkDifferentiable admits only instructions with rules");
-  rules::Expr Seed(B, Adjoint);
-  for (unsigned Idx = 0; Idx != Rule->NumOperands; ++Idx) {
-    Value *Operand = ruleOperand(I, Idx);
-    if (!isActive(Operand))
-      continue;
-    rules::Expr Partial = emitPartial(*Rule, I, Idx, B);
-    if (Partial.isNone())
-      continue;
-    rules::Expr Contribution = Seed * Partial;
-    if (!Contribution.isConstant(0.0))
-      addToAdjoint(Operand, Contribution.value(), B);
-  }
+  emitOperandAdjoints(
+      *Rule, I, Adjoint, B, [&](const Value *V) { return isActive(V); },
+      [&](unsigned Idx, Value *Share) {
+        addToAdjoint(I.getOperand(Idx), Share, B);
+      });
 }
 
 CallPattern ReverseModeBuilder::callPattern(const CallBase &Call) const {
@@ -664,7 +657,7 @@ void ReverseModeBuilder::reverseAllocation(CallBase &Alloc, IRBuilder<> &B) {
   if (isReallocation(Alloc))
     reverseReallocCopy(Alloc, Shadow, B);
   if (CallBase *Dealloc = findDeallocation(Alloc))
-    freeShadow(*Dealloc, Shadow, B);
+    freeShadow(Alloc, *Dealloc, Shadow, B);
 }
 
 void ReverseModeBuilder::reverseReallocCopy(CallBase &Realloc, Value *Shadow,

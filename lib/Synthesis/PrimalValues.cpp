@@ -22,6 +22,10 @@ namespace adjoint {
 
 namespace {
 
+/// The most records a count may size a cache array with before the loop
+/// runs; beyond it the count is taken for garbage or a mere bound.
+constexpr uint64_t MaxPlausibleRecords = uint64_t(1) << 26;
+
 /// The alignment of cache elements: malloc and realloc only promise 16
 /// bytes, less than a <4 x double> asks for.
 Align cacheAlign(const Instruction &V) {
@@ -220,6 +224,12 @@ void PrimalValueProvider::emitAllocation(const Loop &L) {
   Constant *RecordSize = ConstantInt::get(I64, Cache.RecordSize);
 
   Value *Trips = Code.TripCounts.lookup(&L);
+  // A constant bound is SCEV's when the count is loaded in the loop: all
+  // it knows is the value range, and the trip count, one more than the
+  // largest backedge count, wraps around to 0. No count at all: grow.
+  if (auto *Bound = dyn_cast_or_null<ConstantInt>(Trips);
+      Bound && (Bound->isZero() || Bound->getValue().ugt(MaxPlausibleRecords)))
+    Trips = nullptr;
   AllocaInst *Capacity = nullptr;
   if (!Trips || !L.isOutermost()) {
     Capacity = Entry.CreateAlloca(I64, nullptr, "cache.capacity");
@@ -233,9 +243,9 @@ void PrimalValueProvider::emitAllocation(const Loop &L) {
       // runs, the count can be garbage (n - 2 for n = 1). Such counts are
       // huge, so only a plausible one sizes the array; the growth check
       // stays.
-      constexpr uint64_t MaxPlausible = uint64_t(1) << 26;
-      Trips = B.CreateSelect(B.CreateICmpULE(Trips, B.getInt64(MaxPlausible)),
-                             Trips, B.getInt64(0));
+      Trips = B.CreateSelect(
+          B.CreateICmpULE(Trips, B.getInt64(MaxPlausibleRecords)), Trips,
+          B.getInt64(0));
       B.CreateStore(Trips, Capacity);
     }
     FunctionCallee Malloc = M.getOrInsertFunction("malloc", Ptr, I64);

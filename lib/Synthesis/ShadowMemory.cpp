@@ -7,7 +7,10 @@
 #include "ShadowMemory.h"
 #include "Allocations.h"
 
+#include "adjoint/Support/TypeUtils.h"
+
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -20,8 +23,24 @@ Value *ShadowMemory::oldBlockSize(const CallBase &Realloc) {
   return Sizes.sizeOf(Realloc.getArgOperand(0));
 }
 
-Value *ShadowMemory::shadowOf(const Value *Ptr) const {
+bool isOwnShadow(const Value *Ptr) {
   if (isa<ConstantPointerNull>(Ptr) || isa<UndefValue>(Ptr))
+    return true;
+  // A function's address is code: a std::function stores it next to the
+  // data it captures. A vtable is constant and holds no floating-point
+  // data, so nothing is ever accumulated through a pointer into it; a C++
+  // object stores its address next to its fields.
+  if (!isa<Constant>(Ptr))
+    return false;
+  const Value *Object = getUnderlyingObject(Ptr);
+  if (isa<Function>(Object))
+    return true;
+  const auto *GV = dyn_cast<GlobalVariable>(Object);
+  return GV && GV->isConstant() && !containsFloat(GV->getValueType());
+}
+
+Value *ShadowMemory::shadowOf(const Value *Ptr) const {
+  if (isOwnShadow(Ptr))
     return const_cast<Value *>(Ptr);
   auto It = Shadows.find(Ptr);
   assert(It != Shadows.end() && "checkDifferentiable admits only shadowable "
@@ -59,7 +78,12 @@ void ShadowMemory::shadowInstruction(Instruction &I) {
   // holds the pointer's shadow, for whoever loads it back.
   if (auto *SI = dyn_cast<StoreInst>(&I)) {
     Value *Val = SI->getValueOperand();
-    if (Val->getType()->isPointerTy() && IsActive(Val) &&
+    // Constants that are their own shadow (functions, vtables) are mirrored
+    // too, so that the shadow memory reads like the primal one.
+    bool Mirrored = IsActive(Val) || (isOwnShadow(Val) &&
+                                      !isa<ConstantPointerNull>(Val) &&
+                                      !isa<UndefValue>(Val));
+    if (Val->getType()->isPointerTy() && Mirrored &&
         IsActive(SI->getPointerOperand())) {
       IRBuilder<> B(SI->getNextNode());
       B.CreateAlignedStore(shadowOf(Val), shadowOf(SI->getPointerOperand()),

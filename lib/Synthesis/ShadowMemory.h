@@ -32,6 +32,11 @@ class Value;
 
 namespace adjoint {
 
+/// Is \p Ptr its own shadow? Null, undef, the addresses of functions and
+/// pointers into constant globals without floating-point data (vtables)
+/// point to no memory that holds derivatives.
+bool isOwnShadow(const llvm::Value *Ptr);
+
 class ShadowMemory {
 public:
   /// \p IsActive tells which values carry derivatives; \p ArgShadows maps

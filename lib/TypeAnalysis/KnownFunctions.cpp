@@ -68,6 +68,17 @@ constexpr Signature Signatures[] = {
     {"_ZdaPv", ". p", false},
     {"_ZdlPvm", ". p i", false},
     {"_ZdaPvm", ". p i", false},
+    {"_ZdlPvSt11align_val_t", ". p i", false},
+    {"_ZdaPvSt11align_val_t", ". p i", false},
+    {"_ZdlPvmSt11align_val_t", ". p i i", false},
+    {"_ZdaPvmSt11align_val_t", ". p i i", false},
+    // The std::nothrow forms: the last operand is the nothrow_t tag.
+    {"_ZnwmRKSt9nothrow_t", "p i p", false},
+    {"_ZnamRKSt9nothrow_t", "p i p", false},
+    {"_ZnwmSt11align_val_tRKSt9nothrow_t", "p i i p", false},
+    {"_ZnamSt11align_val_tRKSt9nothrow_t", "p i i p", false},
+    {"_ZdlPvRKSt9nothrow_t", ". p p", false},
+    {"_ZdaPvRKSt9nothrow_t", ". p p", false},
     // Byte copies.
     {"memcpy", "cpy", false},
     {"memmove", "cpy", false},

@@ -278,4 +278,71 @@ TEST_F(ActivityTest, PrintListsEveryValue) {
   EXPECT_NE(Text.find("active   %r = fmul"), std::string::npos) << Text;
 }
 
+// A row of a matrix whose address is kept in a heap block (as a
+// std::vector<std::vector<double>> keeps its rows): written through the
+// pointer loaded back from there. The row, the block holding its address
+// and the pointer stored into it all need shadows; so does a row only
+// read, because the loaded pointer may be either.
+TEST_F(ActivityTest, PointersStoredWhereWrittenMemoryIsLoadedFrom) {
+  Function *F = parse(R"IR(
+    declare ptr @malloc(i64)
+    define double @f(double %x, i64 %k) {
+      %rows = call ptr @malloc(i64 16)
+      %row0 = call ptr @malloc(i64 8)
+      %row1 = call ptr @malloc(i64 8)
+      %other = call ptr @malloc(i64 8)
+      store ptr %row0, ptr %rows
+      %slot1 = getelementptr ptr, ptr %rows, i64 1
+      store ptr %row1, ptr %slot1
+      %slot = getelementptr ptr, ptr %rows, i64 %k
+      %row = load ptr, ptr %slot
+      %sq = fmul double %x, %x
+      store double %sq, ptr %row
+      %back = load double, ptr %row0
+      store double 1.0, ptr %other
+      %c = load double, ptr %other
+      %r = fmul double %back, %c
+      ret double %r
+    }
+  )IR");
+  ASSERT_NE(F, nullptr);
+  ActivityInfo AI(*F, {Out, Const});
+  for (const char *Name : {"rows", "row0", "row1", "row", "sq", "back", "r"})
+    EXPECT_TRUE(AI.isActive(named(*F, Name))) << Name;
+  // Memory that never holds a derivative, nor the address of memory that
+  // does, stays constant.
+  EXPECT_FALSE(AI.isActive(named(*F, "other")));
+  EXPECT_FALSE(AI.isActive(named(*F, "c")));
+}
+
+// An array of pointers to two locals, one holding a derivative: a pointer
+// loaded from it may be either, so both locals need shadows (as for a phi
+// of pointers). A parameter stored there instead cannot get one and stays
+// constant, for the differentiability check to report.
+TEST_F(ActivityTest, PointersStoredNextToVariedPointers) {
+  Function *F = parse(R"IR(
+    define double @f(double %x, i64 %k, ptr %q) {
+      %a = alloca double
+      %b = alloca double
+      %arr = alloca [3 x ptr]
+      store double %x, ptr %a
+      store double 2.0, ptr %b
+      store ptr %a, ptr %arr
+      %s1 = getelementptr ptr, ptr %arr, i64 1
+      store ptr %b, ptr %s1
+      %s2 = getelementptr ptr, ptr %arr, i64 2
+      store ptr %q, ptr %s2
+      %slot = getelementptr ptr, ptr %arr, i64 %k
+      %p = load ptr, ptr %slot
+      %v = load double, ptr %p
+      ret double %v
+    }
+  )IR");
+  ASSERT_NE(F, nullptr);
+  ActivityInfo AI(*F, {Out, Const, Const});
+  for (const char *Name : {"a", "b", "arr", "p", "v"})
+    EXPECT_TRUE(AI.isActive(named(*F, Name))) << Name;
+  EXPECT_FALSE(AI.isVaried(named(*F, "q")));
+}
+
 } // namespace

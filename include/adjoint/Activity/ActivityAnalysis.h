@@ -22,6 +22,7 @@
 #include "adjoint/Frontend/AutodiffRequest.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/PassManager.h"
@@ -66,7 +67,14 @@ private:
   bool isOpaqueCall(const llvm::CallBase &Call) const;
   void markMemoryVaried(const llvm::Value *Ptr,
                         llvm::function_ref<void(const llvm::Value *)> Mark);
+  void markNeighboursVaried(const llvm::Value *Ptr,
+                            llvm::function_ref<void(const llvm::Value *)> Mark);
   void propagateUseful(bool ReturnIsOutput);
+  /// The pointers stored into each object of \p F (the underlying objects
+  /// of the stores' addresses).
+  static llvm::DenseMap<const llvm::Value *,
+                        llvm::SmallVector<const llvm::Value *, 2>>
+  pointersStoredInto(const llvm::Function &F);
 
   const llvm::Function &F;
   llvm::function_ref<bool(const llvm::CallBase &)> OpaqueCall;
@@ -75,6 +83,11 @@ private:
       CustomDerivatives;
   llvm::SmallPtrSet<const llvm::Value *, 32> Varied;
   llvm::SmallPtrSet<const llvm::Value *, 32> Useful;
+  /// For markMemoryVaried: what pointersStoredInto found, and the objects
+  /// whose stored pointers it already marked.
+  llvm::DenseMap<const llvm::Value *, llvm::SmallVector<const llvm::Value *, 2>>
+      StoredPointers;
+  llvm::SmallPtrSet<const llvm::Value *, 8> HoldersMarked;
 };
 
 /// The activities a parameter gets when the call gives it no marker.

@@ -14,9 +14,11 @@
 #ifndef ADJOINT_PREPROCESS_PREPROCESS_H
 #define ADJOINT_PREPROCESS_PREPROCESS_H
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/PassManager.h"
 
 namespace llvm {
+class BasicBlock;
 class Loop;
 class PHINode;
 } // namespace llvm
@@ -25,12 +27,38 @@ namespace adjoint {
 
 /// Clones \p F into a new internal function of the same module, inlines the
 /// functions it calls that are defined in the module (except recursion and
-/// those \p KeepCallsTo names, e.g. functions with custom derivatives), and
-/// canonicalizes the clone with \p FAM's passes. The caller owns the clone
-/// and erases it when done.
+/// those \p KeepCallsTo names, e.g. functions with custom derivatives),
+/// takes the unwind paths of calls that may throw as not taken, and
+/// canonicalizes the clone with \p FAM's passes; calls through function
+/// pointers that the clone itself stored are made direct and inlined too.
+/// The caller owns the clone and erases it when done.
 llvm::Function *cloneForDifferentiation(
     llvm::Function &F, llvm::FunctionAnalysisManager &FAM,
     llvm::function_ref<bool(const llvm::Function &)> KeepCallsTo = {});
+
+/// The blocks of \p F from which a `ret` is reachable. Code outside them
+/// only runs on the way to a throw, an abort or an endless loop: the
+/// gradient is not completed on those paths.
+llvm::SmallPtrSet<const llvm::BasicBlock *, 32>
+blocksReachingReturn(const llvm::Function &F);
+
+/// Takes the unwind edges of \p F's invokes as never taken (UnwindPaths.cpp):
+/// each invoke whose landing pad only cleans up or terminates becomes a call
+/// and a branch to its normal destination, and the landing pads left
+/// unreachable are removed. Invokes into handlers that may catch the
+/// exception stay. cloneForDifferentiation does this right after inlining.
+/// Returns whether anything changed.
+bool dropUnwindPaths(llvm::Function &F);
+
+/// Does \p F call through a function pointer?
+bool hasIndirectCalls(const llvm::Function &F);
+
+/// Replaces each load in \p F of a pointer that \p F itself stored as a
+/// constant (a function, a vtable, null; as MemorySSA tells: the last store
+/// to the location loaded writes exactly it) by that constant
+/// (IndirectCalls.cpp). Returns whether any was replaced.
+bool forwardStoredConstants(llvm::Function &F,
+                            llvm::FunctionAnalysisManager &FAM);
 
 class FunctionTypeInfo;
 
@@ -60,8 +88,9 @@ llvm::PHINode *getCanonicalIV(const llvm::Loop &L);
 /// The second canonicalization step, once the type analysis (stage 2) has
 /// run on the clone: integer loads and stores that move floating-point
 /// numbers (optimized copies of doubles through i64) become floating-point
-/// ones. Returns whether anything changed, in which case the type analysis
-/// must be run again on \p F.
+/// ones, and those that move pointers (a std::unique_ptr moved as an i64)
+/// pointer ones. Returns whether anything changed, in which case the type
+/// analysis must be run again on \p F.
 bool retypeFloatAccesses(llvm::Function &F, const FunctionTypeInfo &Types);
 
 } // namespace adjoint

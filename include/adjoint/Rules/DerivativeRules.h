@@ -14,6 +14,7 @@
 #ifndef ADJOINT_RULES_DERIVATIVERULES_H
 #define ADJOINT_RULES_DERIVATIVERULES_H
 
+#include "adjoint/Rules/ComplexExpr.h"
 #include "adjoint/Rules/RuleExpr.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -32,18 +33,33 @@ struct RuleScope {
 
 using PartialFormula = rules::Expr (*)(const RuleScope &);
 
+/// What the formulas of a complex function may refer to.
+struct ComplexRuleScope {
+  rules::Complex X[2]; ///< The complex arguments x, y.
+  rules::Complex R;    ///< The complex result r.
+  rules::Expr RealR;   ///< The result r of a real function (cabs).
+  rules::Complex One, Zero, IUnit;
+};
+
+using ComplexFormula = rules::Complex (*)(const ComplexRuleScope &);
+
 struct DerivativeRule {
-  enum RuleKind { Instruction, Function };
+  enum RuleKind { Instruction, Function, ComplexFunction };
+  /// How the partials of a complex function act on its adjoint.
+  enum ComplexForm { Holomorphic, Conjugate, ToReal };
   RuleKind Kind;
   llvm::StringRef Name;        ///< Opcode name, or the C function's name.
   unsigned Opcode;             ///< For instructions.
   llvm::Intrinsic::ID IntrinsicID; ///< For functions; may be not_intrinsic.
   bool HasCFunction;           ///< Name is also a C library function.
-  unsigned NumOperands;
+  unsigned NumOperands;        ///< For complex functions: complex arguments.
   PartialFormula Partials[3]; ///< One per operand.
+  ComplexForm Form = Holomorphic;         ///< For complex functions.
+  ComplexFormula ComplexPartials[2] = {}; ///< One per complex argument.
 
   /// Does a derivative flow to operand \p Idx at all? False for conditions
-  /// and integer operands, which the table marks `inactive`.
+  /// and integer operands, which the table marks `inactive`, and for
+  /// complex functions, whose derivatives are complex.
   bool isOperandDifferentiable(unsigned Idx) const;
 };
 
@@ -54,7 +70,8 @@ llvm::ArrayRef<DerivativeRule> allRules();
 /// math function), or null when the table has none.
 const DerivativeRule *findRule(const llvm::Instruction &I);
 
-/// The rule for the C function \p Name ("sin", "sinf", "sinl"), or null.
+/// The rule for the C function \p Name ("sin", "sinf", "sinl", "cexpf",
+/// "__mulsc3"), or null.
 const DerivativeRule *findFunctionRule(llvm::StringRef Name);
 
 /// The value that operand \p Idx of \p R refers to in \p I.
@@ -66,6 +83,20 @@ llvm::Value *ruleOperand(const llvm::Instruction &I, unsigned Idx);
 /// operands and result.
 rules::Expr emitPartial(const DerivativeRule &R, llvm::Instruction &I,
                         unsigned Idx, llvm::IRBuilderBase &B);
+
+/// Emits, at \p B's insertion point, the reverse of \p I under its rule
+/// \p R: for each operand of \p I that \p IsActive accepts and that takes a
+/// derivative, calls \p Accumulate with the operand's index and its share
+/// of \p Adjoint, the adjoint of \p I's result: adjoint * partial, or for a
+/// complex function the transposed Jacobian applied to the complex adjoint,
+/// in the form in which the call passes that argument (a vector of two, or
+/// the real and imaginary parts as two operands). Zero shares are skipped.
+void emitOperandAdjoints(
+    const DerivativeRule &R, llvm::Instruction &I, llvm::Value *Adjoint,
+    llvm::IRBuilderBase &B,
+    llvm::function_ref<bool(const llvm::Value *)> IsActive,
+    llvm::function_ref<void(unsigned OperandIdx, llvm::Value *Share)>
+        Accumulate);
 
 /// Is \p I one of the table's ADJOINT_MOVEMENT instructions?
 bool isDataMovement(const llvm::Instruction &I);

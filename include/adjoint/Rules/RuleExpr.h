@@ -76,6 +76,8 @@ Expr sinh(const Expr &A);
 Expr cosh(const Expr &A);
 Expr trunc(const Expr &A);
 Expr pow(const Expr &A, const Expr &B);
+/// The angle of the point (X, Y), as C's atan2(Y, X).
+Expr atan2(const Expr &Y, const Expr &X);
 Expr copysign(const Expr &Magnitude, const Expr &Sign);
 
 /// The product of the lanes of the vector \p A (a scalar).

@@ -1,0 +1,145 @@
+//===- IndirectCalls.cpp - Calls through known function pointers ------------===//
+//
+// Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// C++ calls through function pointers that the function itself stored: a
+// std::function keeps its invoker and manager next to the callable it
+// wraps, and at -O0 every use loads them back, often in another block than
+// the store (a copy of a std::function loads the pointers of the original
+// and stores them into the copy); a virtual call loads the object's vtable
+// pointer, which its constructor stored, then the function from the
+// vtable. Canonicalization (EarlyCSE) only forwards a store to a load in
+// its own block, and GVN, which goes further, leaves loads alone in
+// functions built for AddressSanitizer and stops at calls that may write
+// errno (sin). So loads of pointers are forwarded here, walking up
+// MemorySSA to the store that wrote them: when it must write exactly the
+// location loaded, and what it writes is a constant (a function, a vtable,
+// null), the load is that constant. Canonicalization then folds the null
+// checks, reads the function out of a constant vtable, and makes the calls
+// direct, to be inlined like any other; that may expose the next ones (the
+// manager that destroys a std::function is loaded after the call to its
+// invoker, which may have changed it as far as an unknown callee is
+// concerned).
+//
+//===----------------------------------------------------------------------===//
+
+#include "adjoint/Preprocess/Preprocess.h"
+
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/MemorySSA.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+
+using namespace llvm;
+
+namespace adjoint {
+
+namespace {
+
+/// How many memory accesses one query may visit.
+constexpr unsigned WalkBudget = 256;
+
+/// Finds the constant pointer (a function, a vtable, null) that the memory
+/// at a location holds, walking up
+/// MemorySSA from a load: past writes that cannot touch the location (with
+/// escape information: a local whose address escapes only later cannot be
+/// written by an earlier call), to the store that writes exactly it. At a
+/// join, every incoming path must agree; a path that comes back around a
+/// loop adds nothing the other paths do not already say.
+class StoredConstantFinder {
+public:
+  StoredConstantFinder(MemorySSA &MSSA, BatchAAResults &AA)
+      : MSSA(MSSA), AA(AA) {}
+
+  Constant *find(LoadInst &Load) {
+    if (!Load.isSimple() || !Load.getType()->isPointerTy())
+      return nullptr;
+    Visited.clear();
+    Budget = WalkBudget;
+    std::optional<Constant *> Found =
+        walk(MSSA.getMemoryAccess(&Load)->getDefiningAccess(),
+             MemoryLocation::get(&Load), Load.getType());
+    return Found ? *Found : nullptr;
+  }
+
+private:
+  /// The constant stored, null when unknown, or nothing when \p MA was
+  /// already visited (a cycle).
+  std::optional<Constant *> walk(MemoryAccess *MA, const MemoryLocation &Loc,
+                                 Type *Ty) {
+    while (Budget-- != 0 && !MSSA.isLiveOnEntryDef(MA)) {
+      if (auto *Phi = dyn_cast<MemoryPhi>(MA))
+        return walkPhi(*Phi, Loc, Ty);
+      auto *Def = cast<MemoryDef>(MA);
+      Instruction *I = Def->getMemoryInst();
+      if (auto *Store = dyn_cast<StoreInst>(I)) {
+        AliasResult AR = AA.alias(MemoryLocation::get(Store), Loc);
+        if (AR == AliasResult::MustAlias && Store->isSimple() &&
+            Store->getValueOperand()->getType() == Ty)
+          return dyn_cast<Constant>(Store->getValueOperand());
+        if (AR != AliasResult::NoAlias)
+          return nullptr;
+      } else if (isModSet(AA.getModRefInfo(I, Loc))) {
+        return nullptr;
+      }
+      MA = Def->getDefiningAccess();
+    }
+    return nullptr;
+  }
+
+  std::optional<Constant *> walkPhi(MemoryPhi &Phi, const MemoryLocation &Loc,
+                                    Type *Ty) {
+    if (!Visited.insert(&Phi).second)
+      return std::nullopt;
+    std::optional<Constant *> Agreed;
+    for (Use &Incoming : Phi.incoming_values()) {
+      std::optional<Constant *> Found =
+          walk(cast<MemoryAccess>(Incoming), Loc, Ty);
+      if (!Found)
+        continue;
+      if (!*Found || (Agreed && *Agreed != *Found))
+        return nullptr;
+      Agreed = Found;
+    }
+    return Agreed;
+  }
+
+  MemorySSA &MSSA;
+  BatchAAResults &AA;
+  SmallPtrSet<const MemoryPhi *, 8> Visited;
+  unsigned Budget = 0;
+};
+
+} // namespace
+
+bool hasIndirectCalls(const Function &F) {
+  for (const Instruction &I : instructions(F))
+    if (const auto *Call = dyn_cast<CallBase>(&I);
+        Call && !Call->isInlineAsm() && !Call->getCalledFunction())
+      return true;
+  return false;
+}
+
+bool forwardStoredConstants(Function &F, FunctionAnalysisManager &FAM) {
+  MemorySSA &MSSA = FAM.getResult<MemorySSAAnalysis>(F).getMSSA();
+  DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  EarliestEscapeInfo Escapes(DT);
+  BatchAAResults AA(FAM.getResult<AAManager>(F), &Escapes);
+  StoredConstantFinder Finder(MSSA, AA);
+  SmallVector<std::pair<LoadInst *, Constant *>, 8> Known;
+  for (Instruction &I : instructions(F))
+    if (auto *Load = dyn_cast<LoadInst>(&I))
+      if (Constant *C = Finder.find(*Load))
+        Known.push_back({Load, C});
+  for (auto [Load, C] : Known) {
+    Load->replaceAllUsesWith(C);
+    Load->eraseFromParent();
+  }
+  FAM.clear(F, F.getName());
+  return !Known.empty();
+}
+
+} // namespace adjoint
