@@ -49,6 +49,34 @@ std::string describeType(const Type *T) {
   return S;
 }
 
+std::string describeCType(const Type *T) {
+  if (T->isDoubleTy())
+    return "double";
+  if (T->isFloatTy())
+    return "float";
+  if (T->isHalfTy())
+    return "_Float16";
+  if (T->isX86_FP80Ty())
+    return "long double";
+  if (T->isFP128Ty())
+    return "__float128";
+  if (T->isVoidTy())
+    return "void";
+  if (T->isPointerTy())
+    return "void *";
+  if (T->isIntegerTy(1))
+    return "bool";
+  if (T->isIntegerTy(8))
+    return "char";
+  if (T->isIntegerTy(16))
+    return "short";
+  if (T->isIntegerTy(32))
+    return "int";
+  if (T->isIntegerTy(64))
+    return "long";
+  return describeType(T);
+}
+
 std::string describeValue(const Value &V) {
   if (const auto *A = dyn_cast<Argument>(&V); A && !A->hasName())
     return "parameter " + std::to_string(A->getArgNo() + 1);

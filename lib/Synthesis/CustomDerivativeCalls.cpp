@@ -51,43 +51,13 @@ bool accepts(const Function &D, const Function &F, ArrayRef<bool> Slots) {
   return Ret->isVoidTy() || DT->getReturnType() == Ret;
 }
 
-/// A C spelling of \p T for a signature in a message; opaque pointers have
-/// lost their pointee type.
-std::string cTypeName(const Type *T) {
-  if (T->isDoubleTy())
-    return "double";
-  if (T->isFloatTy())
-    return "float";
-  if (T->isHalfTy())
-    return "_Float16";
-  if (T->isX86_FP80Ty())
-    return "long double";
-  if (T->isFP128Ty())
-    return "__float128";
-  if (T->isVoidTy())
-    return "void";
-  if (T->isPointerTy())
-    return "void *";
-  if (T->isIntegerTy(1))
-    return "bool";
-  if (T->isIntegerTy(8))
-    return "char";
-  if (T->isIntegerTy(16))
-    return "short";
-  if (T->isIntegerTy(32))
-    return "int";
-  if (T->isIntegerTy(64))
-    return "long";
-  return describeType(T);
-}
-
 /// `double f_fwd(double x, double dx)`: the signature \p D must have to be
 /// called with \p F's arguments and the tangents of \p Slots.
 std::string expectedSignature(const Function &F, const Function &D,
                               ArrayRef<bool> Slots) {
   // Only the name of a C++ function, without its parameter list.
   std::string Name = demangle(D.getName());
-  std::string S = cTypeName(tangentReturnType(F)) + " " +
+  std::string S = describeCType(tangentReturnType(F)) + " " +
                   Name.substr(0, Name.find('(')) + "(";
   for (const Argument &A : F.args()) {
     // Clang drops value names; number the parameters when there are several.
@@ -95,7 +65,7 @@ std::string expectedSignature(const Function &F, const Function &D,
                        : F.arg_size() == 1
                            ? std::string("x")
                            : "x" + std::to_string(A.getArgNo() + 1);
-    std::string Type = cTypeName(A.getType());
+    std::string Type = describeCType(A.getType());
     auto Param = [&](StringRef N) {
       S += (S.back() == '(' ? "" : ", ") + Type +
            (Type.back() == '*' ? "" : " ") + N.str();

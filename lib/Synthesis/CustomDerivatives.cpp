@@ -22,37 +22,15 @@ namespace adjoint {
 
 namespace {
 
-/// A C spelling of \p T for messages.
+/// A C spelling of \p T for messages (structs field by field).
 std::string spell(Type *T) {
-  if (T->isVoidTy())
-    return "void";
-  if (T->isDoubleTy())
-    return "double";
-  if (T->isFloatTy())
-    return "float";
-  if (T->isX86_FP80Ty())
-    return "long double";
-  if (T->isHalfTy())
-    return "_Float16";
-  if (T->isPointerTy())
-    return "void *";
-  if (T->isIntegerTy(1))
-    return "bool";
-  if (T->isIntegerTy(8))
-    return "char";
-  if (T->isIntegerTy(16))
-    return "short";
-  if (T->isIntegerTy(32))
-    return "int";
-  if (T->isIntegerTy(64))
-    return "long";
-  if (auto *ST = dyn_cast<StructType>(T)) {
-    std::string S = "struct {";
-    for (Type *E : ST->elements())
-      S += " " + spell(E) + ";";
-    return S + " }";
-  }
-  return describeType(T);
+  auto *ST = dyn_cast<StructType>(T);
+  if (!ST)
+    return describeCType(T);
+  std::string S = "struct {";
+  for (Type *E : ST->elements())
+    S += " " + spell(E) + ";";
+  return S + " }";
 }
 
 std::string spell(Type *Ret, StringRef Name, ArrayRef<Type *> Params) {

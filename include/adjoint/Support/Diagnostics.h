@@ -40,6 +40,11 @@ std::string describeLocation(const llvm::Instruction &I);
 /// or a named struct's name (not its whole body).
 std::string describeType(const llvm::Type *T);
 
+/// Spells the scalar type \p T as C would, for signatures in messages:
+/// `double`, `long double`, `void *` (IR pointers have lost their pointee
+/// type), `int`, ...; other types as describeType does.
+std::string describeCType(const llvm::Type *T);
+
 /// Names \p V for a message without printing IR: the source-level name of a
 /// function or value when it has one, else its kind.
 std::string describeValue(const llvm::Value &V);
