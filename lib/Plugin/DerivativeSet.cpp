@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DerivativeSet.h"
+#include "CloneTypes.h"
 #include "../Synthesis/CustomDerivatives.h"
 
 #include "adjoint/Activity/ActivityAnalysis.h"
@@ -40,15 +41,8 @@ bool differentiate(Function &Fn, ArrayRef<ArgActivity> Activities,
                    function_ref<bool(const Function &)> KeepCallsTo,
                    function_ref<bool(const GradientRequest &)> Synthesize) {
   Function *Primal = cloneForDifferentiation(Fn, FAM, KeepCallsTo);
-  // A fresh analyzer for the clone: synthesis consumes the clone, so no
-  // summary may outlive this request.
   TypeAnalyzer Analyzer;
-  const FunctionTypeInfo *Types = &Analyzer.analyze(*Primal, ArgTrees);
-  if (retypeFloatAccesses(*Primal, *Types)) {
-    Analyzer.clear(); // Its summaries name values that are gone.
-    Types = &Analyzer.analyze(*Primal, ArgTrees);
-  }
-  LLVM_DEBUG(Types->print(dbgs()));
+  const FunctionTypeInfo &Types = analyzeClone(Analyzer, *Primal, ArgTrees);
   // A gradient's output is its floating-point return; a split pair's, what
   // its callers use.
   ActivityInfo Activity(
@@ -60,7 +54,7 @@ bool differentiate(Function &Fn, ArrayRef<ArgActivity> Activities,
       findReloadableLoads(*Primal, FAM.getResult<AAManager>(*Primal));
   // Synthesis consumes the clone: nothing cached about it may survive.
   FAM.clear(*Primal, Primal->getName());
-  GradientRequest GR{*Primal,     Activities, Activity, *Types,
+  GradientRequest GR{*Primal,     Activities, Activity, Types,
                      Fn.getName(), Site,      Reloadable, PlanOut,
                      &Calls,       Split};
   return Synthesize(GR);
@@ -91,18 +85,10 @@ Function *DerivativeSet::gradient(const AutodiffRequest &R) {
     }
     return It->second;
   }
-  // What the caller did with the memory it passes (how it filled it)
-  // seeds what the clone's own accesses say. The caller's own calls are not
-  // followed: that is all the seeding needs, and keeps this cheap however
-  // large the caller's call graph is.
-  TypeAnalyzer CallerAnalyzer;
-  CallerAnalyzer.setFollowCalls(false);
-  const FunctionTypeInfo &CallerTypes =
-      CallerAnalyzer.analyze(*R.Call->getFunction());
-  SmallVector<TypeTree, 8> ArgTrees;
-  for (const RequestArg &A : R.Args)
-    ArgTrees.push_back(CallerTypes.getTree(A.Primal));
-  differentiate(*R.Fn, Activities, /*Split=*/nullptr, ArgTrees, *R.Call, FAM,
+  // What the caller did with the memory it passes seeds what the clone's
+  // own accesses say.
+  differentiate(*R.Fn, Activities, /*Split=*/nullptr,
+                callerArgumentTrees(R), *R.Call, FAM,
                 PlanOut, *this, keepCallsTo(),
                 [&](const GradientRequest &GR) {
                   It->second = synthesizeGradient(GR, Name);
@@ -228,15 +214,15 @@ void DerivativeSet::buildPending(const CallBase &Site) {
     buildPair(Pending.pop_back_val(), Site);
 }
 
-bool DerivativeSet::buildPair(const PendingPair &P, const CallBase &Site) {
-  bool Built = differentiate(
+void DerivativeSet::buildPair(const PendingPair &P, const CallBase &Site) {
+  // A pair that cannot be built was reported and given aborting bodies.
+  differentiate(
       *P.Callee, P.Pattern.Args, &P.Pattern, /*ArgTrees=*/{}, Site, FAM,
       PlanOut, *this, keepCallsTo(), [&](const GradientRequest &GR) {
         return synthesizeSplit(GR, P.Pair);
       });
   Generated.push_back(P.Pair.Augmented);
   Generated.push_back(P.Pair.Reverse);
-  return Built;
 }
 
 } // namespace adjoint

@@ -66,7 +66,7 @@ private:
       return CustomGradients.contains(&F);
     };
   }
-  bool buildPair(const PendingPair &P, const llvm::CallBase &Site);
+  void buildPair(const PendingPair &P, const llvm::CallBase &Site);
 
   llvm::Module &M;
   llvm::FunctionAnalysisManager &FAM;

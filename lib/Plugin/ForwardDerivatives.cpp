@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ForwardDerivatives.h"
+#include "CloneTypes.h"
 
 #include "adjoint/Activity/ActivityAnalysis.h"
 #include "adjoint/Preprocess/Preprocess.h"
@@ -85,7 +86,7 @@ Function *callThrough(Function &Fn) {
 
 /// Runs the stages on one function. Type analysis is seeded, for the
 /// requested function, with what the caller's own analysis knows of the
-/// values it passes (as for reverse mode, in AdjointPass.cpp).
+/// values it passes (callerArgumentTrees, as for reverse mode).
 bool ForwardDerivatives::build(const Key &K, Function &Into,
                                const AutodiffRequest &Top) {
   auto &[Fn, Pattern, ReturnPrimal] = K;
@@ -96,20 +97,10 @@ bool ForwardDerivatives::build(const Key &K, Function &Into,
               return hasCustomDerivative(G);
             });
   SmallVector<TypeTree, 8> ArgTrees;
-  if (Fn == Top.Fn && !ReturnPrimal) {
-    TypeAnalyzer CallerAnalyzer;
-    CallerAnalyzer.setFollowCalls(false);
-    const FunctionTypeInfo &CallerTypes =
-        CallerAnalyzer.analyze(*Top.Call->getFunction());
-    for (const RequestArg &A : Top.Args)
-      ArgTrees.push_back(CallerTypes.getTree(A.Primal));
-  }
+  if (Fn == Top.Fn && !ReturnPrimal)
+    ArgTrees = callerArgumentTrees(Top);
   TypeAnalyzer Analyzer;
-  const FunctionTypeInfo *Types = &Analyzer.analyze(*Primal, ArgTrees);
-  if (retypeFloatAccesses(*Primal, *Types)) {
-    Analyzer.clear(); // Its summaries name values that are gone.
-    Types = &Analyzer.analyze(*Primal, ArgTrees);
-  }
+  const FunctionTypeInfo &Types = analyzeClone(Analyzer, *Primal, ArgTrees);
   ActivityInfo Activity(*Primal, Pattern);
   LLVM_DEBUG(Activity.print(dbgs()));
   // Synthesis consumes the clone: nothing cached about it may survive.
@@ -117,7 +108,7 @@ bool ForwardDerivatives::build(const Key &K, Function &Into,
   auto DerivativeOf = [&](Function &Callee, ArrayRef<ArgActivity> P) {
     return declare(Callee, P, /*ReturnPrimal=*/true);
   };
-  ForwardRequest FR{*Primal,       Pattern,   Activity,     *Types,
+  ForwardRequest FR{*Primal,       Pattern,   Activity,     Types,
                     Fn->getName(), *Top.Call, ReturnPrimal, DerivativeOf,
                     Custom};
   return synthesizeForward(FR, Into);
