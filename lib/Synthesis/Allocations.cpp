@@ -263,14 +263,23 @@ CallBase *findDeallocation(const CallBase &Alloc) {
   return findDeallocationAtDepth(Alloc, 0);
 }
 
+CallInst *emitMalloc(Value *Size, IRBuilderBase &B, const Twine &Name) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  return B.CreateCall(
+      M.getOrInsertFunction("malloc", B.getPtrTy(), B.getInt64Ty()), {Size},
+      Name);
+}
+
+void emitFree(Value *Block, IRBuilderBase &B) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  B.CreateCall(M.getOrInsertFunction("free", B.getVoidTy(), B.getPtrTy()),
+               {Block});
+}
+
 void freeShadow(CallBase &Dealloc, Value *Shadow, IRBuilderBase &B) {
-  if (isReallocation(Dealloc)) {
-    Module *M = Dealloc.getModule();
-    B.CreateCall(M->getOrInsertFunction("free", B.getVoidTy(),
-                                        Shadow->getType()),
-                 {Shadow});
-    return;
-  }
+  // A realloc that frees its block: the shadow block came from calloc.
+  if (isReallocation(Dealloc))
+    return emitFree(Shadow, B);
   auto *Free = cast<CallBase>(Dealloc.clone());
   Free->setArgOperand(0, Shadow);
   B.Insert(Free);
@@ -278,14 +287,9 @@ void freeShadow(CallBase &Dealloc, Value *Shadow, IRBuilderBase &B) {
 
 void freeShadow(const CallBase &Alloc, CallBase &Dealloc, Value *Shadow,
                 IRBuilderBase &B) {
-  if (isReallocation(Dealloc) || isReallocation(Alloc)) {
-    // Its shadow block came from calloc.
-    Module *M = Dealloc.getModule();
-    B.CreateCall(M->getOrInsertFunction("free", B.getVoidTy(),
-                                        Shadow->getType()),
-                 {Shadow});
-    return;
-  }
+  // Its shadow block came from calloc.
+  if (isReallocation(Dealloc) || isReallocation(Alloc))
+    return emitFree(Shadow, B);
   auto *Free = cast<CallBase>(Dealloc.clone());
   Free->setArgOperand(0, Shadow);
   // The sized and aligned deletes: the shadow block has the size and the

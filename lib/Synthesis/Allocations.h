@@ -14,11 +14,14 @@
 #define ADJOINT_LIB_SYNTHESIS_ALLOCATIONS_H
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Twine.h"
 
 namespace llvm {
 class CallBase;
+class CallInst;
 class Constant;
 class IRBuilderBase;
+
 class Value;
 } // namespace llvm
 
@@ -75,6 +78,13 @@ llvm::Value *allocateShadow(llvm::CallBase &Alloc, llvm::IRBuilderBase &B);
 /// into a local or a heap block it frees is freed by a deallocation of a
 /// pointer loaded from there.
 llvm::CallBase *findDeallocation(const llvm::CallBase &Alloc);
+
+/// Emits `malloc(Size)` (Size an i64) at \p B's insertion point.
+llvm::CallInst *emitMalloc(llvm::Value *Size, llvm::IRBuilderBase &B,
+                           const llvm::Twine &Name = "");
+
+/// Emits `free(Block)` at \p B's insertion point.
+void emitFree(llvm::Value *Block, llvm::IRBuilderBase &B);
 
 /// Frees \p Shadow, the shadow of the block \p Alloc made, the way
 /// \p Dealloc frees the primal block (with \p Alloc's size and alignment

@@ -520,9 +520,7 @@ void ForwardModeBuilder::freeResizedShadow(CallBase &Realloc,
   IRBuilder<> B(&Before);
   B.SetCurrentDebugLocation(Realloc.getDebugLoc());
   Value *OldShadow = Shadows.shadowOf(Old);
-  B.CreateCall(Realloc.getModule()->getOrInsertFunction(
-                   "free", B.getVoidTy(), OldShadow->getType()),
-               {OldShadow});
+  emitFree(OldShadow, B);
 }
 
 /// A call left after inlining: the callee's forward derivative for this

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemoryTransfer.h"
+#include "Allocations.h"
 
 #include "adjoint/TypeAnalysis/TypeAnalysis.h"
 
@@ -136,15 +137,12 @@ void emitReverseMove(const TransferLayout &L, Value *Length, Value *DstShadow,
                      Value *SrcShadow, IRBuilderBase &B) {
   if (!SrcShadow) // Nothing to hand back: only consume.
     return emitReverseCopy(L, Length, DstShadow, nullptr, B);
-  Module *M = B.GetInsertBlock()->getModule();
-  Type *Ptr = DstShadow->getType(), *I64 = B.getInt64Ty();
-  Value *Bytes = B.CreateZExtOrTrunc(Length, I64);
-  Value *Saved = B.CreateCall(M->getOrInsertFunction("malloc", Ptr, I64),
-                              {Bytes}, "memmove.adjoints");
+  Value *Bytes = B.CreateZExtOrTrunc(Length, B.getInt64Ty());
+  Value *Saved = emitMalloc(Bytes, B, "memmove.adjoints");
   B.CreateMemCpy(Saved, MaybeAlign(), DstShadow, MaybeAlign(), Bytes);
   emitReverseCopy(L, Length, DstShadow, nullptr, B);
   emitReverseCopy(L, Length, Saved, SrcShadow, B);
-  B.CreateCall(M->getOrInsertFunction("free", B.getVoidTy(), Ptr), {Saved});
+  emitFree(Saved, B);
 }
 
 void emitReverseCopy(const TransferLayout &L, Value *Length,

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PrimalValues.h"
+#include "Allocations.h"
 #include "ReverseLoops.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -248,10 +249,8 @@ void PrimalValueProvider::emitAllocation(const Loop &L) {
           B.getInt64(0));
       B.CreateStore(Trips, Capacity);
     }
-    FunctionCallee Malloc = M.getOrInsertFunction("malloc", Ptr, I64);
-    B.CreateStore(B.CreateCall(Malloc, {B.CreateMul(Trips, RecordSize)},
-                               Slot->getName()),
-                  Slot);
+    B.CreateStore(
+        emitMalloc(B.CreateMul(Trips, RecordSize), B, Slot->getName()), Slot);
   }
   if (!Capacity)
     return;
@@ -286,14 +285,11 @@ void PrimalValueProvider::emitStore(Instruction *V, const Loop &L) {
 void PrimalValueProvider::emitFrees() {
   if (Caches.empty())
     return;
-  Module &M = *Code.Grad.getParent();
-  FunctionCallee Free = M.getOrInsertFunction(
-      "free", Type::getVoidTy(M.getContext()), Entry.getPtrTy());
   for (BasicBlock &BB : Code.Grad)
     if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator())) {
       IRBuilder<> B(Ret);
       for (auto &[L, Cache] : Caches)
-        B.CreateCall(Free, {B.CreateLoad(B.getPtrTy(), Cache.Slot)});
+        emitFree(B.CreateLoad(B.getPtrTy(), Cache.Slot), B);
     }
 }
 

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SplitFunction.h"
+#include "Allocations.h"
 
 #include "adjoint/Synthesis/CallDerivatives.h"
 
@@ -78,7 +79,7 @@ Instruction *moveToHeap(AllocaInst &A) {
   // malloc's blocks are aligned for every scalar type; vectors may need
   // more.
   if (A.getAlign() <= Align(16)) {
-    Block = B.CreateCall(M.getOrInsertFunction("malloc", Ptr, I64), {Size});
+    Block = emitMalloc(Size, B);
   } else {
     uint64_t Alignment = A.getAlign().value();
     Size = B.CreateAnd(B.CreateAdd(Size, B.getInt64(Alignment - 1)),
@@ -94,12 +95,6 @@ Instruction *moveToHeap(AllocaInst &A) {
     if (auto *II = dyn_cast<IntrinsicInst>(U); II && II->isLifetimeStartOrEnd())
       II->eraseFromParent();
   return Block;
-}
-
-void emitFree(Value *Block, IRBuilderBase &B) {
-  Module &M = *B.GetInsertBlock()->getModule();
-  B.CreateCall(M.getOrInsertFunction("free", B.getVoidTy(), B.getPtrTy()),
-               {Block});
 }
 
 /// What the reverse uses of the forward pass, in a stable order: the tape's
@@ -177,11 +172,8 @@ void buildAugmented(Function &Combined, const TurnPoint &Turn,
   B.SetCurrentDebugLocation(DebugLoc());
   Value *Tape = ConstantPointerNull::get(B.getPtrTy());
   if (!Crossing.empty()) {
-    Module &M = *Aug.getParent();
-    uint64_t Size = M.getDataLayout().getTypeAllocSize(TapeTy);
-    Tape = B.CreateCall(M.getOrInsertFunction("malloc", B.getPtrTy(),
-                                              B.getInt64Ty()),
-                        {B.getInt64(Size)}, "tape");
+    uint64_t Size = Aug.getDataLayout().getTypeAllocSize(TapeTy);
+    Tape = emitMalloc(B.getInt64(Size), B, "tape");
     for (auto [Index, I] : enumerate(Crossing))
       B.CreateStore(VMap[I], B.CreateStructGEP(TapeTy, Tape, Index));
   }
