@@ -50,12 +50,6 @@ bool isDifferentiatedAsCall(const CallBase &Call,
 }
 
 FunctionType *augmentedFunctionType(FunctionType *FTy, const CallPattern &P) {
-  SmallVector<Type *, 8> Params;
-  for (auto [Param, Act] : zip(FTy->params(), P.Args)) {
-    Params.push_back(Param);
-    if (hasShadow(Act))
-      Params.push_back(Param);
-  }
   LLVMContext &Ctx = FTy->getContext();
   SmallVector<Type *, 3> Results = {PointerType::getUnqual(Ctx)};
   Type *RetTy = FTy->getReturnType();
@@ -63,27 +57,20 @@ FunctionType *augmentedFunctionType(FunctionType *FTy, const CallPattern &P) {
     Results.push_back(RetTy);
   if (returnsShadow(FTy, P))
     Results.push_back(RetTy);
-  return FunctionType::get(StructType::get(Ctx, Results), Params,
+  // The gradient's parameters: the arguments, each shadow after its value.
+  return FunctionType::get(StructType::get(Ctx, Results),
+                           gradientFunctionType(FTy, P.Args)->params(),
                            /*isVarArg=*/false);
 }
 
 FunctionType *reverseFunctionType(FunctionType *FTy, const CallPattern &P) {
-  SmallVector<Type *, 8> Params, Gradients;
-  for (auto [Param, Act] : zip(FTy->params(), P.Args)) {
-    Params.push_back(Param);
-    if (hasShadow(Act))
-      Params.push_back(Param);
-    if (Act == ArgActivity::Out)
-      Gradients.push_back(Param);
-  }
+  FunctionType *Gradient = gradientFunctionType(FTy, P.Args);
+  SmallVector<Type *, 8> Params(Gradient->params());
   if (takesReturnAdjoint(FTy, P))
     Params.push_back(FTy->getReturnType());
-  LLVMContext &Ctx = FTy->getContext();
-  Params.push_back(PointerType::getUnqual(Ctx));
-  Type *Ret = Gradients.empty()       ? Type::getVoidTy(Ctx)
-              : Gradients.size() == 1 ? Gradients.front()
-                                      : StructType::get(Ctx, Gradients);
-  return FunctionType::get(Ret, Params, /*isVarArg=*/false);
+  Params.push_back(PointerType::getUnqual(FTy->getContext()));
+  return FunctionType::get(Gradient->getReturnType(), Params,
+                           /*isVarArg=*/false);
 }
 
 Function *gradientFromPair(Function &F, ArrayRef<ArgActivity> Activities,

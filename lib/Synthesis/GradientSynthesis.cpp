@@ -73,19 +73,18 @@ using namespace llvm;
 
 namespace adjoint {
 
-FunctionType *gradientFunctionType(const Function &F,
+FunctionType *gradientFunctionType(FunctionType *FTy,
                                    ArrayRef<ArgActivity> Activities) {
   SmallVector<Type *, 8> Params;
   SmallVector<Type *, 4> Gradients;
-  for (const Argument &A : F.args()) {
-    ArgActivity Act = Activities[A.getArgNo()];
-    Params.push_back(A.getType());
+  for (auto [Param, Act] : zip(FTy->params(), Activities)) {
+    Params.push_back(Param);
     if (hasShadow(Act))
-      Params.push_back(A.getType());
+      Params.push_back(Param);
     if (Act == ArgActivity::Out)
-      Gradients.push_back(A.getType());
+      Gradients.push_back(Param);
   }
-  LLVMContext &Ctx = F.getContext();
+  LLVMContext &Ctx = FTy->getContext();
   Type *Ret = Type::getVoidTy(Ctx);
   if (Gradients.size() == 1)
     Ret = Gradients.front();

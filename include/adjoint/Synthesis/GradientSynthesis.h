@@ -24,6 +24,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/IR/Function.h"
 
 namespace llvm {
 class Function;
@@ -40,8 +41,13 @@ class FunctionTypeInfo;
 
 /// The signature of the gradient of \p F for activities \p Activities.
 llvm::FunctionType *
-gradientFunctionType(const llvm::Function &F,
+gradientFunctionType(llvm::FunctionType *FTy,
                      llvm::ArrayRef<ArgActivity> Activities);
+inline llvm::FunctionType *
+gradientFunctionType(const llvm::Function &F,
+                     llvm::ArrayRef<ArgActivity> Activities) {
+  return gradientFunctionType(F.getFunctionType(), Activities);
+}
 
 /// What synthesis needs to build one gradient function.
 struct GradientRequest {
