@@ -14,6 +14,7 @@
 #include "adjoint/Preprocess/Preprocess.h"
 #include "adjoint/Support/Diagnostics.h"
 #include "adjoint/Support/TypeUtils.h"
+#include "adjoint/Synthesis/CachePool.h"
 #include "adjoint/Synthesis/GradientSynthesis.h"
 #include "adjoint/TypeAnalysis/TypeAnalysis.h"
 
@@ -144,6 +145,8 @@ PreservedAnalyses AdjointPass::run(Module &M, ModuleAnalysisManager &MAM) {
     if (!Gradient || !lowerAutodiffCall(*R, *Gradient))
       discardAutodiffCall(*Call);
   }
+
+  defineCachePool(M);
 
   FunctionPassManager Cleanup;
   if (PB && Level != OptimizationLevel::O0) {

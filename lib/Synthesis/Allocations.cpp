@@ -6,6 +6,8 @@
 
 #include "Allocations.h"
 
+#include "adjoint/Synthesis/CachePool.h"
+
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Module.h"
@@ -65,6 +67,7 @@ bool isAllocation(const CallBase &Call) {
       .Cases("_ZnwmRKSt9nothrow_t", "_ZnamRKSt9nothrow_t", true)
       .Cases("_ZnwmSt11align_val_tRKSt9nothrow_t",
              "_ZnamSt11align_val_tRKSt9nothrow_t", true)
+      .Case(CacheTakeName, true) // A gradient's caches, in a gradient.
       .Default(false);
 }
 
@@ -246,6 +249,7 @@ bool isDeallocation(const CallBase &Call) {
       .Cases("_ZdlPvRKSt9nothrow_t", "_ZdaPvRKSt9nothrow_t", true)
       .Cases("_ZdlPvSt11align_val_tRKSt9nothrow_t",
              "_ZdaPvSt11align_val_tRKSt9nothrow_t", true)
+      .Case(CacheGiveName, true)
       .Default(false);
 }
 

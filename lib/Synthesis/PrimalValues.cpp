@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PrimalValues.h"
-#include "Allocations.h"
+#include "adjoint/Synthesis/CachePool.h"
 #include "ReverseLoops.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -250,7 +250,9 @@ void PrimalValueProvider::emitAllocation(const Loop &L) {
       B.CreateStore(Trips, Capacity);
     }
     B.CreateStore(
-        emitMalloc(B.CreateMul(Trips, RecordSize), B, Slot->getName()), Slot);
+        emitCacheAllocation(B.CreateMul(Trips, RecordSize), B,
+                            Slot->getName()),
+        Slot);
   }
   if (!Capacity)
     return;
@@ -289,7 +291,7 @@ void PrimalValueProvider::emitFrees() {
     if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator())) {
       IRBuilder<> B(Ret);
       for (auto &[L, Cache] : Caches)
-        emitFree(B.CreateLoad(B.getPtrTy(), Cache.Slot), B);
+        emitCacheRelease(B.CreateLoad(B.getPtrTy(), Cache.Slot), B);
     }
 }
 

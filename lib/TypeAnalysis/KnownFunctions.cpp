@@ -60,6 +60,10 @@ constexpr Signature Signatures[] = {
     {"pvalloc", "p i", false},
     {"posix_memalign", "i *p i i", false},
     {"free", ". p", false},
+    // The pool of a gradient's caches (Synthesis/CachePool.h), seen when a
+    // gradient is differentiated again.
+    {"adjoint.cache.take", "p i", false},
+    {"adjoint.cache.give", ". p", false},
     {"_Znwm", "p i", false},
     {"_Znam", "p i", false},
     {"_ZnwmSt11align_val_t", "p i i", false},

@@ -1,6 +1,8 @@
 ; x[i] = x[i] * x[i] overwrites what it reads: the reverse cannot reload
 ; the old x[i], so it is cached, 8 bytes per iteration, in one array
-; allocated at the loop's entry from the trip count and freed at the end.
+; allocated at the loop's entry from the trip count and freed at the end,
+; both through the per-thread pool of cache blocks (CachePool.h), whose
+; functions the pass defines once every gradient is generated.
 ; RUN: %opt-adjoint -passes='print<adjoint-plan>' -disable-output %s | FileCheck %s --check-prefix=PLAN
 ; RUN: %opt-adjoint -passes='adjoint<O0>' -S %s | FileCheck %s --check-prefix=IR
 
@@ -38,11 +40,21 @@ define void @caller(ptr %x, ptr %dx, i64 %n) {
 
 ; IR-LABEL: define internal void @square_all.adjoint.grad(
 ; One array, sized from the trip count before the loop:
-; IR:         [[BUF:%.*]] = call ptr @malloc(i64
-; IR-NOT:     @malloc(
+; IR:         [[BUF:%.*]] = call ptr @adjoint.cache.take(i64
+; IR-NOT:     @adjoint.cache.take(
 ; IR-NOT:     @realloc(
 ; IR:       loop:
 ; IR:         store double %v, ptr
-; IR:         call void @free(ptr
-; IR-NOT:     @free(
+; IR:         call void @adjoint.cache.give(ptr
+; IR-NOT:     @adjoint.cache.give(
 ; IR:         ret void
+
+; The pool: take reuses the smallest kept block that is large enough,
+; give keeps a block (evicting a smaller one) and frees the pool at thread
+; exit.
+; IR-LABEL: define internal {{.*}}ptr @adjoint.cache.take(i64
+; IR:         call i64 @malloc_usable_size(
+; IR:         call ptr @malloc(i64
+; IR-LABEL: define internal void @adjoint.cache.give(ptr
+; IR:         call i32 @__cxa_thread_atexit_impl(ptr @adjoint.cache.drain,
+; IR:         call void @free(

@@ -43,11 +43,11 @@ define double @caller(double %a, i64 %n) {
 ; PLAN-NEXT:   i64 %exit.iteration{{.*}} = phi: cache 8 bytes
 
 ; IR-LABEL: define internal double @nest.adjoint.grad(
-; IR:         call ptr @malloc(
-; IR-NOT:     @malloc(
+; IR:         call ptr @adjoint.cache.take(
+; IR-NOT:     @adjoint.cache.take(
 ; IR:       inner:
 ; IR:         call ptr @realloc(
 ; IR-NOT:     @realloc(
-; IR-COUNT-2: call void @free(
-; IR-NOT:     @free(
+; IR-COUNT-2: call void @adjoint.cache.give(
+; IR-NOT:     @adjoint.cache.give(
 ; IR:         ret double

@@ -53,10 +53,10 @@ define double @caller(double %a, i64 %n, i64 %m) {
 ; IR:         [[OK:%.*]] = icmp ult i64 [[TOTAL]], 67108865
 ; IR:         [[N:%.*]] = select i1 [[OK]], i64 [[TOTAL]], i64 0
 ; IR:         [[BYTES:%.*]] = shl i64 [[N]], 4
-; IR-NEXT:    call ptr @malloc(i64 [[BYTES]])
-; IR-NOT:     @malloc(
+; IR-NEXT:    call ptr @adjoint.cache.take(i64 [[BYTES]])
+; IR-NOT:     @adjoint.cache.take(
 ; IR:         call ptr @realloc(
 ; IR-NOT:     @realloc(
-; IR:         call void @free(
-; IR-NOT:     @free(
+; IR:         call void @adjoint.cache.give(
+; IR-NOT:     @adjoint.cache.give(
 ; IR:         ret double
