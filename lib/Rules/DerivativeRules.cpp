@@ -194,6 +194,21 @@ Value *ruleOperand(const Instruction &I, unsigned Idx) {
   return I.getOperand(Idx);
 }
 
+/// Seed * Partial. A partial N / D is applied as (Seed / D) * N: a quotient
+/// x / y has partials 1 / y (applied as Seed / y) and -r / y, so both
+/// operands then share one division, as a hand-written adjoint would (two
+/// before, and divisions are the slowest arithmetic a reverse pass does).
+rules::Expr applyPartial(const rules::Expr &Seed, const rules::Expr &Partial) {
+  auto *Div = dyn_cast_or_null<BinaryOperator>(Partial.value());
+  if (!Div || Div->getOpcode() != Instruction::FDiv ||
+      isa<Constant>(Div->getOperand(0)) || Seed.value()->getType() !=
+                                                Div->getType())
+    return Seed * Partial;
+  IRBuilderBase &B = Seed.builder();
+  return (Seed / rules::Expr(B, Div->getOperand(1))) *
+         rules::Expr(B, Div->getOperand(0));
+}
+
 void emitOperandAdjoints(const DerivativeRule &R, Instruction &I,
                          Value *Adjoint, IRBuilderBase &B,
                          function_ref<bool(const Value *)> IsActive,
@@ -208,7 +223,7 @@ void emitOperandAdjoints(const DerivativeRule &R, Instruction &I,
     rules::Expr Partial = emitPartial(R, I, Idx, B);
     if (Partial.isNone())
       continue;
-    rules::Expr Contribution = Seed * Partial;
+    rules::Expr Contribution = applyPartial(Seed, Partial);
     if (!Contribution.isConstant(0.0))
       Accumulate(Idx, Contribution.value());
   }

@@ -243,6 +243,27 @@ void defineGive(Module &M) {
   B.CreateRetVoid();
 }
 
+FunctionCallee declareBlockSize(Module &M) {
+  LLVMContext &C = M.getContext();
+  FunctionCallee Size = M.getOrInsertFunction(
+      CacheBlockSizeName, Type::getInt64Ty(C), PointerType::getUnqual(C));
+  auto *F = cast<Function>(Size.getCallee());
+  F->addFnAttr(Attribute::NoUnwind);
+  F->addFnAttr(Attribute::WillReturn);
+  F->setMemoryEffects(MemoryEffects::inaccessibleOrArgMemOnly(ModRefInfo::Ref));
+  return Size;
+}
+
+/// size(block): malloc_usable_size, which gradients do not call directly so
+/// that a gradient of a gradient sees a function it knows.
+void defineBlockSize(Module &M) {
+  Function *F = definePoolFunction(M, CacheBlockSizeName);
+  if (!F)
+    return;
+  IRBuilder<> B(&F->getEntryBlock());
+  B.CreateRet(PoolAccess(B, M).usableSize(F->getArg(0)));
+}
+
 } // namespace
 
 CallInst *emitCacheAllocation(Value *Size, IRBuilderBase &B,
@@ -255,9 +276,15 @@ void emitCacheRelease(Value *Block, IRBuilderBase &B) {
   B.CreateCall(declareGive(*B.GetInsertBlock()->getModule()), {Block});
 }
 
+Value *emitCacheBlockSize(Value *Block, IRBuilderBase &B) {
+  return B.CreateCall(declareBlockSize(*B.GetInsertBlock()->getModule()),
+                      {Block});
+}
+
 void defineCachePool(Module &M) {
   defineTake(M);
   defineGive(M);
+  defineBlockSize(M);
 }
 
 } // namespace adjoint

@@ -216,7 +216,7 @@ void PrimalValueProvider::emitCaches() {
 /// counts are known there (for inner loops, a size that the growth check
 /// below still guards);
 /// otherwise an array that doubles whenever the iteration reaches its
-/// capacity (O(log N) reallocations for N iterations).
+/// capacity (O(log N) copies for N iterations).
 void PrimalValueProvider::emitAllocation(const Loop &L) {
   Module &M = *Code.Grad.getParent();
   Type *I64 = Entry.getInt64Ty(), *Ptr = Entry.getPtrTy();
@@ -256,20 +256,26 @@ void PrimalValueProvider::emitAllocation(const Loop &L) {
   }
   if (!Capacity)
     return;
-  FunctionCallee Realloc = M.getOrInsertFunction("realloc", Ptr, Ptr, I64);
   IRBuilder<> B(Code.Loops.iterationStart(L));
   Instruction *Index = Code.Loops.forwardIndex(L);
   auto *Full = cast<Instruction>(
       B.CreateICmpUGE(Index, B.CreateLoad(I64, Capacity), "cache.full"));
   Growths.push_back({Full, [=](IRBuilderBase &G) {
-    // Doubling from 64 records: iteration I needs capacity I + 1.
-    Value *NewCapacity = G.CreateBinaryIntrinsic(
-        Intrinsic::umax, G.CreateShl(G.CreateLoad(I64, Capacity), 1),
-        G.getInt64(64));
-    G.CreateStore(NewCapacity, Capacity);
-    G.CreateStore(G.CreateCall(Realloc, {G.CreateLoad(Ptr, Slot),
-                                         G.CreateMul(NewCapacity, RecordSize)}),
-                  Slot);
+    // Doubling from 64 records: iteration I needs capacity I + 1. The
+    // new block comes from the pool, where the previous call's grown
+    // block usually waits: its whole size becomes the capacity, so a
+    // repeated gradient grows once, not log N times.
+    Value *OldCapacity = G.CreateLoad(I64, Capacity);
+    Value *Old = G.CreateLoad(Ptr, Slot);
+    Value *Wanted = G.CreateBinaryIntrinsic(
+        Intrinsic::umax, G.CreateShl(OldCapacity, 1), G.getInt64(64));
+    Value *New = emitCacheAllocation(G.CreateMul(Wanted, RecordSize), G);
+    G.CreateMemCpy(New, MaybeAlign(), Old, MaybeAlign(),
+                   G.CreateMul(OldCapacity, RecordSize));
+    emitCacheRelease(Old, G);
+    G.CreateStore(G.CreateUDiv(emitCacheBlockSize(New, G), RecordSize),
+                  Capacity);
+    G.CreateStore(New, Slot);
   }});
 }
 

@@ -64,6 +64,7 @@ constexpr Signature Signatures[] = {
     // gradient is differentiated again.
     {"adjoint.cache.take", "p i", false},
     {"adjoint.cache.give", ". p", false},
+    {"adjoint.cache.size", "i p", false},
     {"_Znwm", "p i", false},
     {"_Znam", "p i", false},
     {"_ZnwmSt11align_val_t", "p i i", false},

@@ -1,7 +1,8 @@
 ; A recurrence inside a 2-deep nest with a data-dependent inner exit: the
 ; phi must be cached. One array serves every run of the inner loop, indexed
 ; by its flat iteration count; its size is not known at entry, so it grows
-; by doubling (realloc). The outer loop caches the iteration at which each
+; by doubling (a larger block from the cache pool, the records copied over,
+; the old block given back; the capacity is the new block's whole size). The outer loop caches the iteration at which each
 ; run of the inner loop exited, in one array sized from its trip count.
 ; Both are freed at the end.
 ; RUN: %opt-adjoint -passes='print<adjoint-plan>' -disable-output %s | FileCheck %s --check-prefix=PLAN
@@ -46,8 +47,12 @@ define double @caller(double %a, i64 %n) {
 ; IR:         call ptr @adjoint.cache.take(
 ; IR-NOT:     @adjoint.cache.take(
 ; IR:       inner:
-; IR:         call ptr @realloc(
-; IR-NOT:     @realloc(
+; IR:         [[NEW:%.*]] = call ptr @adjoint.cache.take(
+; IR-NEXT:    [[BYTES:%.*]] = shl i64
+; IR-NEXT:    call void @llvm.memcpy.p0.p0.i64(ptr align 1 [[NEW]], ptr align 1 [[OLD:%.*]], i64 [[BYTES]]
+; IR-NEXT:    call void @adjoint.cache.give(ptr [[OLD]])
+; IR-NEXT:    call i64 @adjoint.cache.size(ptr [[NEW]])
+; IR-NOT:     @adjoint.cache.take(
 ; IR-COUNT-2: call void @adjoint.cache.give(
 ; IR-NOT:     @adjoint.cache.give(
 ; IR:         ret double

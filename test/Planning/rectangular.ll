@@ -54,9 +54,10 @@ define double @caller(double %a, i64 %n, i64 %m) {
 ; IR:         [[N:%.*]] = select i1 [[OK]], i64 [[TOTAL]], i64 0
 ; IR:         [[BYTES:%.*]] = shl i64 [[N]], 4
 ; IR-NEXT:    call ptr @adjoint.cache.take(i64 [[BYTES]])
+; The growth check's branch: a larger block, the old one given back.
+; IR:         call ptr @adjoint.cache.take(
 ; IR-NOT:     @adjoint.cache.take(
-; IR:         call ptr @realloc(
-; IR-NOT:     @realloc(
+; IR:         call void @adjoint.cache.give(
 ; IR:         call void @adjoint.cache.give(
 ; IR-NOT:     @adjoint.cache.give(
 ; IR:         ret double

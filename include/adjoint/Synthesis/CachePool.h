@@ -40,6 +40,7 @@ namespace adjoint {
 
 inline constexpr llvm::StringLiteral CacheTakeName = "adjoint.cache.take";
 inline constexpr llvm::StringLiteral CacheGiveName = "adjoint.cache.give";
+inline constexpr llvm::StringLiteral CacheBlockSizeName = "adjoint.cache.size";
 
 /// Emits the allocation of a cache block of \p Size bytes (an i64).
 llvm::CallInst *emitCacheAllocation(llvm::Value *Size, llvm::IRBuilderBase &B,
@@ -48,6 +49,10 @@ llvm::CallInst *emitCacheAllocation(llvm::Value *Size, llvm::IRBuilderBase &B,
 /// Emits the release of a block from emitCacheAllocation (or grown from one
 /// with realloc) back to the pool; null is allowed.
 void emitCacheRelease(llvm::Value *Block, llvm::IRBuilderBase &B);
+
+/// Emits the usable size in bytes (an i64) of a block from
+/// emitCacheAllocation, at least what was asked for.
+llvm::Value *emitCacheBlockSize(llvm::Value *Block, llvm::IRBuilderBase &B);
 
 /// Defines the pool's functions if the module uses them. Runs after the
 /// last gradient of the module is generated.
