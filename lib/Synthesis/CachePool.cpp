@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "adjoint/Synthesis/CachePool.h"
+#include "Allocations.h"
 
 #include "llvm/IR/Module.h"
 
@@ -115,10 +116,19 @@ struct PoolAccess {
                         {Block});
   }
 
-  void free(Value *Block) {
-    Module &M = *B.GetInsertBlock()->getModule();
-    B.CreateCall(
-        M.getOrInsertFunction("free", B.getVoidTy(), B.getPtrTy()), {Block});
+  /// Scans the slots in order for the kept block that \p Prefers (given its
+  /// usable size and the size of the one chosen so far, starting from
+  /// UINT64_MAX); returns its slot index, PoolSlots if none, and its size.
+  std::pair<Value *, Value *>
+  choose(function_ref<Value *(Value *Usable, Value *Chosen)> Prefers) {
+    Value *Index = B.getInt64(PoolSlots), *Size = B.getInt64(-1);
+    for (unsigned I = 0; I < PoolSlots; ++I) {
+      Value *Usable = usableSize(B.CreateLoad(B.getPtrTy(), slot(I)));
+      Value *Better = Prefers(Usable, Size);
+      Index = B.CreateSelect(Better, B.getInt64(I), Index);
+      Size = B.CreateSelect(Better, Usable, Size);
+    }
+    return {Index, Size};
   }
 };
 
@@ -135,7 +145,7 @@ Function *getDrain(Module &M) {
   IRBuilder<> B(BasicBlock::Create(C, "entry", F));
   PoolAccess Pool(B, M);
   for (unsigned I = 0; I < PoolSlots; ++I) {
-    Pool.free(B.CreateLoad(Ptr, Pool.slot(I)));
+    emitFree(B.CreateLoad(Ptr, Pool.slot(I)), B);
     B.CreateStore(Constant::getNullValue(Ptr), Pool.slot(I));
   }
   B.CreateRetVoid();
@@ -147,21 +157,16 @@ Function *getDrain(Module &M) {
 void defineTake(Module &M) {
   LLVMContext &C = M.getContext();
   auto *Ptr = PointerType::getUnqual(C);
-  auto *I64 = Type::getInt64Ty(C);
   Function *F = definePoolFunction(M, CacheTakeName);
   if (!F)
     return;
   Value *Size = F->getArg(0);
   IRBuilder<> B(&F->getEntryBlock());
   PoolAccess Pool(B, M);
-  Value *Best = B.getInt64(PoolSlots), *BestSize = B.getInt64(-1);
-  for (unsigned I = 0; I < PoolSlots; ++I) {
-    Value *Usable = Pool.usableSize(B.CreateLoad(Ptr, Pool.slot(I)));
-    Value *Better = B.CreateAnd(B.CreateICmpUGE(Usable, Size),
-                                B.CreateICmpULT(Usable, BestSize));
-    Best = B.CreateSelect(Better, B.getInt64(I), Best);
-    BestSize = B.CreateSelect(Better, Usable, BestSize);
-  }
+  Value *Best = Pool.choose([&](Value *Usable, Value *Chosen) {
+                      return B.CreateAnd(B.CreateICmpUGE(Usable, Size),
+                                         B.CreateICmpULT(Usable, Chosen));
+                    }).first;
   BasicBlock *Reuse = BasicBlock::Create(C, "reuse", F);
   BasicBlock *Allocate = BasicBlock::Create(C, "allocate", F);
   B.CreateCondBr(B.CreateICmpEQ(Best, B.getInt64(PoolSlots)), Allocate,
@@ -174,7 +179,7 @@ void defineTake(Module &M) {
   B.CreateRet(Block);
 
   B.SetInsertPoint(Allocate);
-  B.CreateRet(B.CreateCall(M.getOrInsertFunction("malloc", Ptr, I64), {Size}));
+  B.CreateRet(emitMalloc(Size, B));
 }
 
 /// Makes the thread free its pool when it exits, the first time it keeps a
@@ -225,20 +230,18 @@ void defineGive(Module &M) {
   emitDrainAtThreadExit(B, M);
   PoolAccess Pool(B, M);
   Value *Size = Pool.usableSize(Block);
-  // The smallest kept block (an empty slot counts as size 0).
-  Value *Smallest = B.getInt64(0), *SmallestSize = B.getInt64(-1);
-  for (unsigned I = 0; I < PoolSlots; ++I) {
-    Value *Usable = Pool.usableSize(B.CreateLoad(Ptr, Pool.slot(I)));
-    Value *Smaller = B.CreateICmpULT(Usable, SmallestSize);
-    Smallest = B.CreateSelect(Smaller, B.getInt64(I), Smallest);
-    SmallestSize = B.CreateSelect(Smaller, Usable, SmallestSize);
-  }
+  // The smallest kept block (an empty slot counts as size 0); every size
+  // is below the initial UINT64_MAX, so a slot is always chosen.
+  auto [Smallest, SmallestSize] = Pool.choose(
+      [&](Value *Usable, Value *Chosen) {
+        return B.CreateICmpULT(Usable, Chosen);
+      });
   Value *Slot = Pool.slot(Smallest);
   Value *Replace = B.CreateICmpULT(SmallestSize, Size);
   Value *Evicted = B.CreateLoad(Ptr, Slot);
   // Free whichever of the two blocks the pool does not keep (null when the
   // slot was empty).
-  Pool.free(B.CreateSelect(Replace, Evicted, Block));
+  emitFree(B.CreateSelect(Replace, Evicted, Block), B);
   B.CreateStore(B.CreateSelect(Replace, Block, Evicted), Slot);
   B.CreateRetVoid();
 }

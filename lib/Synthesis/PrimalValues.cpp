@@ -218,7 +218,6 @@ void PrimalValueProvider::emitCaches() {
 /// otherwise an array that doubles whenever the iteration reaches its
 /// capacity (O(log N) copies for N iterations).
 void PrimalValueProvider::emitAllocation(const Loop &L) {
-  Module &M = *Code.Grad.getParent();
   Type *I64 = Entry.getInt64Ty(), *Ptr = Entry.getPtrTy();
   const LoopCache &Cache = Caches.find(&L)->second;
   AllocaInst *Slot = Cache.Slot;
