@@ -153,7 +153,7 @@ static double check_fd(void *ctx, const double *deriv, int max_entries) {
     double fd = (double)((value[0] - value[1]) / (2 * h));
     double d = inBlock ? deriv[(size_t)BA_BLOCK * i + entry]
                        : deriv[(size_t)BA_BLOCK * b->p + i];
-    worst = fmax(worst, fabs(fd - d) / fmax(1, fabs(d)));
+    worst = fmax(worst, bench_fd_error(fd, d));
   }
   return worst;
 }

@@ -61,12 +61,16 @@ struct bench_problem {
   /* Compares deriv (the hand-written derivative) with central finite
      differences computed in long double on at most max_entries entries
      (chosen deterministically, spread over all parameter kinds); returns
-     the largest error, relative to max(1, |entry|). */
+     the largest bench_fd_error. */
   double (*check_fd)(void *ctx, const double *deriv, int max_entries);
 };
 
 /* Each problem defines exactly one. */
 extern const struct bench_problem bench_problem;
+
+/* How far a finite difference is from the derivative's entry, relative to
+   max(1, |entry|): what check_fd reports, per entry. */
+double bench_fd_error(double fd, double entry);
 
 /* Deterministic inputs: a small LCG so that every platform generates the
    same data. */

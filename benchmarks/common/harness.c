@@ -53,6 +53,10 @@ long bench_size_param(const char *size, const char *key, long fallback) {
   return fallback;
 }
 
+double bench_fd_error(double fd, double entry) {
+  return fabs(fd - entry) / fmax(1, fabs(entry));
+}
+
 static double now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);

@@ -128,7 +128,7 @@ static double check_fd(void *ctx, const double *deriv, int max_entries) {
     }
     x[i] = saved;
     double fd = (double)((8 * (f[0] - f[1]) - (f[2] - f[3])) / (12 * h));
-    worst = fmax(worst, fabs(fd - deriv[i]) / fmax(1, fabs(deriv[i])));
+    worst = fmax(worst, bench_fd_error(fd, deriv[i]));
   }
   free(x);
   free(weight);

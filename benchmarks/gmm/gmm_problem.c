@@ -134,7 +134,7 @@ static double check_fd(void *ctx, const double *deriv, int max_entries) {
           gmm_loss_long(d, K, p->n, alphas, means, icf, x, p->gamma, p->m);
       params[i] = saved;
       double fd = (double)((up - down) / (2 * h));
-      worst = fmax(worst, fabs(fd - deriv[i]) / fmax(1, fabs(deriv[i])));
+      worst = fmax(worst, bench_fd_error(fd, deriv[i]));
     }
   }
   free(params);

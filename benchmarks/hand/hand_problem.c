@@ -303,7 +303,7 @@ static double check_fd(void *ctx, const double *J, int max_entries) {
     objective_long(h, theta, us, down);
     *x = saved;
     double fd = (double)((up[row] - down[row]) / (2 * step));
-    worst = fmax(worst, fabs(fd - column[row]) / fmax(1, fabs(column[row])));
+    worst = fmax(worst, bench_fd_error(fd, column[row]));
   }
   free(us);
   free(up);

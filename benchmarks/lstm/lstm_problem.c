@@ -103,7 +103,7 @@ static double check_fd(void *ctx, const double *deriv, int max_entries) {
     long double down = loss_long(p, x, state, state0, sequence);
     x[i] = saved;
     double fd = (double)((up - down) / (2 * h));
-    worst = fmax(worst, fabs(fd - deriv[i]) / fmax(1, fabs(deriv[i])));
+    worst = fmax(worst, bench_fd_error(fd, deriv[i]));
   }
   free(x);
   return worst;

@@ -72,7 +72,7 @@ static double check_fd(void *ctx, const double *deriv, int max_entries) {
     long double down = ode_loss_long(x, x + n, x + 2 * n, n, p->steps, p->dt);
     x[i] = saved;
     double fd = (double)((up - down) / (2 * h));
-    worst = fmax(worst, fabs(fd - deriv[i]) / fmax(1, fabs(deriv[i])));
+    worst = fmax(worst, bench_fd_error(fd, deriv[i]));
   }
   free(x);
   return worst;
