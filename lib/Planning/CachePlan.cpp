@@ -10,12 +10,7 @@
 #include "adjoint/Rules/DerivativeRules.h"
 
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/StringSwitch.h"
-#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
-#include "llvm/Analysis/MemoryLocation.h"
-#include "llvm/Analysis/TargetLibraryInfo.h"
-#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -25,83 +20,6 @@
 using namespace llvm;
 
 namespace adjoint {
-
-namespace {
-
-/// The C math functions LLVM's library info does not list (it lists those
-/// it optimizes), with their float and long double variants.
-bool isUnlistedMathFunction(StringRef Name) {
-  if (Name.size() > 2 && (Name.back() == 'f' || Name.back() == 'l'))
-    Name = Name.drop_back();
-  return StringSwitch<bool>(Name)
-      .Cases("lgamma", "tgamma", "gamma", "erfc", "fdim", true)
-      .Cases("j0", "j1", "jn", "y0", "y1", "yn", true)
-      .Default(false);
-}
-
-/// A call of a C library function that takes no pointer (lgamma, a libm
-/// function without a derivative rule): all it may write is the library's
-/// own state (errno, signgam). Declared without attributes, it would
-/// otherwise count as writing every array, and every load be cached.
-bool writesOnlyLibraryState(const Instruction &I,
-                            const TargetLibraryInfo &TLI) {
-  const auto *Call = dyn_cast<CallBase>(&I);
-  const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-  if (!Callee || !Callee->isDeclaration() ||
-      any_of(Call->args(),
-             [](const Use &Arg) { return Arg->getType()->isPointerTy(); }))
-    return false;
-  LibFunc Func;
-  return (TLI.getLibFunc(*Callee, Func) && TLI.has(Func)) ||
-         isUnlistedMathFunction(Callee->getName());
-}
-
-} // namespace
-
-SmallPtrSet<const LoadInst *, 16> findReloadableLoads(Function &F,
-                                                      AAResults &AA) {
-  TargetLibraryInfoImpl TLII(Triple(F.getParent()->getTargetTriple()));
-  TargetLibraryInfo TLI(TLII, &F);
-  SmallVector<const Instruction *, 16> Writers, LibraryWriters;
-  SmallVector<const LoadInst *, 16> Loads;
-  for (const Instruction &I : instructions(F)) {
-    if (const auto *LI = dyn_cast<LoadInst>(&I); LI && LI->isSimple())
-      Loads.push_back(LI);
-    else if (I.mayWriteToMemory() && !findRule(I))
-      (writesOnlyLibraryState(I, TLI) ? LibraryWriters : Writers)
-          .push_back(&I);
-  }
-  // The library's state lives in globals: only loads that may read a
-  // global can see what those calls write (an argument pointing at errno
-  // or signgam is not considered).
-  auto MayReadGlobal = [](const LoadInst *LI) {
-    const Value *Object = getUnderlyingObject(LI->getPointerOperand());
-    return !isa<Argument, AllocaInst>(Object) && !isNoAliasCall(Object);
-  };
-  // Loads times writers alias queries: bounded, so that huge functions
-  // stay cheap to compile. Loads beyond the budget are cached (correct,
-  // only larger).
-  constexpr uint64_t QueryBudget = 1 << 21;
-  uint64_t Queries = 0;
-  // Across iterations: x[i] stored in one iteration is x[i-1] loaded in
-  // another, though the two never alias within one.
-  BatchAAResults BatchAA(AA);
-  BatchAA.enableCrossIterationMode();
-  SmallPtrSet<const LoadInst *, 16> Reloadable;
-  for (const LoadInst *LI : Loads) {
-    Queries += Writers.size();
-    if (Queries > QueryBudget)
-      break;
-    MemoryLocation Loc = MemoryLocation::get(LI);
-    auto Writes = [&](const Instruction *W) {
-      return isModSet(BatchAA.getModRefInfo(W, Loc));
-    };
-    if (none_of(Writers, Writes) &&
-        (!MayReadGlobal(LI) || none_of(LibraryWriters, Writes)))
-      Reloadable.insert(LI);
-  }
-  return Reloadable;
-}
 
 bool isCheapToRecompute(const Instruction &I,
                         const SmallPtrSetImpl<const LoadInst *> &Reloadable) {

@@ -9,7 +9,7 @@
 #include "../Synthesis/CustomDerivatives.h"
 
 #include "adjoint/Activity/ActivityAnalysis.h"
-#include "adjoint/Planning/CachePlan.h"
+#include "adjoint/Planning/PrimalMemory.h"
 #include "adjoint/Preprocess/Preprocess.h"
 #include "adjoint/Rules/DerivativeRules.h"
 #include "adjoint/Support/TypeUtils.h"
@@ -17,6 +17,10 @@
 #include "adjoint/TypeAnalysis/TypeAnalysis.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstrTypes.h"
@@ -50,13 +54,23 @@ bool differentiate(Function &Fn, ArrayRef<ArgActivity> Activities,
       Split ? Split->ActiveReturn : containsFloat(Primal->getReturnType()),
       [&](const CallBase &Call) { return isDifferentiatedAsCall(Call, &Calls); });
   LLVM_DEBUG(Activity.print(dbgs()));
-  auto Reloadable =
-      findReloadableLoads(*Primal, FAM.getResult<AAManager>(*Primal));
+  const auto &DT = FAM.getResult<DominatorTreeAnalysis>(*Primal);
+  const auto &LI = FAM.getResult<LoopAnalysis>(*Primal);
+  const auto &TLI = FAM.getResult<TargetLibraryAnalysis>(*Primal);
+  // A split pair's forward and reverse are two functions: its blocks are
+  // freed where the function frees them.
+  DeferredFrees Deferred;
+  if (!Split)
+    Deferred = findDeferrableFrees(
+        *Primal, DT, FAM.getResult<PostDominatorTreeAnalysis>(*Primal), LI,
+        TLI);
+  auto Reloadable = findReloadableLoads(
+      *Primal, FAM.getResult<AAManager>(*Primal), DT, LI, TLI, Deferred);
   // Synthesis consumes the clone: nothing cached about it may survive.
   FAM.clear(*Primal, Primal->getName());
-  GradientRequest GR{*Primal,     Activities, Activity, Types,
-                     Fn.getName(), Site,      Reloadable, PlanOut,
-                     &Calls,       Split};
+  GradientRequest GR{*Primal,     Activities, Activity,   Types,
+                     Fn.getName(), Site,      Reloadable, Deferred,
+                     PlanOut,      &Calls,    Split};
   return Synthesize(GR);
 }
 

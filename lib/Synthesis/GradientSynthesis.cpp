@@ -146,6 +146,7 @@ private:
       const DebugLoc &DL);
   bool isLoopExit(BasicBlock &Exiting, BasicBlock &Exit) const;
   void emitGradientReturn(IRBuilder<> &B);
+  void freeDeferredBlocks();
 
   // Calls kept as calls (CallDerivatives.h).
   void augmentCall(CallBase &Call);
@@ -226,6 +227,7 @@ private:
   /// Calls replaced by augmented calls, erased once the reverse is built.
   SmallSetVector<CallBase *, 4> Replaced;
   bool CallFailed = false;
+  ReturnInst *GradientReturn = nullptr; ///< Of a gradient, not a split pair.
   TurnPoint Turn;
   PHINode *TurnWhich = nullptr;
 
@@ -300,6 +302,7 @@ ReverseModeBuilder::Outcome ReverseModeBuilder::build() {
 
   for (CallBase *Call : Replaced)
     Call->eraseFromParent();
+  freeDeferredBlocks();
   removeUnreachableBlocks(Grad);
   if (!providePrimalValues())
     return Outcome::Internal;
@@ -799,17 +802,27 @@ void ReverseModeBuilder::emitGradientReturn(IRBuilder<> &B) {
   }
   Type *RetTy = Grad.getReturnType();
   if (Gradients.empty()) {
-    B.CreateRetVoid();
+    GradientReturn = B.CreateRetVoid();
     return;
   }
   if (Gradients.size() == 1) {
-    B.CreateRet(Gradients.front());
+    GradientReturn = B.CreateRet(Gradients.front());
     return;
   }
   Value *Agg = PoisonValue::get(RetTy);
   for (unsigned I = 0; I != Gradients.size(); ++I)
     Agg = B.CreateInsertValue(Agg, Gradients[I], I);
-  B.CreateRet(Agg);
+  GradientReturn = B.CreateRet(Agg);
+}
+
+/// The blocks whose frees planning deferred (findDeferrableFrees) stay
+/// readable through the reverse pass, which reloads instead of caching what
+/// it reads there: the gradient frees them just before it returns.
+void ReverseModeBuilder::freeDeferredBlocks() {
+  if (!GradientReturn) // The reverse never returns: nothing is freed late.
+    return;
+  for (const CallBase *Free : R.Deferred)
+    const_cast<CallBase *>(Free)->moveBefore(GradientReturn);
 }
 
 /// Reverse blocks use primal values of blocks that do not dominate them

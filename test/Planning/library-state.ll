@@ -16,11 +16,10 @@ declare double @lgamma(double)
 
 define double @f(ptr %x, i64 %n, double %c) {
 entry:
-  %lg = call double @lgamma(double %c)
   br label %loop
 loop:
   %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
-  %acc = phi double [ %lg, %entry ], [ %acc.next, %loop ]
+  %acc = phi double [ 0.0, %entry ], [ %acc.next, %loop ]
   %p = getelementptr inbounds double, ptr %x, i64 %i
   %v = load double, ptr %p
   %s = load double, ptr @scale
@@ -31,7 +30,10 @@ loop:
   %done = icmp uge i64 %i.next, %n
   br i1 %done, label %exit, label %loop
 exit:
-  ret double %acc.next
+  ; After the loads: they must be repeated after it too.
+  %lg = call double @lgamma(double %c)
+  %r = fadd double %acc.next, %lg
+  ret double %r
 }
 
 define void @caller(ptr %x, ptr %dx, i64 %n, double %c) {

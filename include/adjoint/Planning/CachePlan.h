@@ -29,8 +29,6 @@
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace llvm {
-class AAResults;
-class Function;
 class Instruction;
 class LoadInst;
 class Loop;
@@ -39,12 +37,6 @@ class raw_ostream;
 } // namespace llvm
 
 namespace adjoint {
-
-/// Loads whose memory nothing in \p F may write (by \p AA): the reverse pass
-/// can load them again instead of caching them. Calls to the math functions
-/// of the rule table write only errno, an int, and do not count.
-llvm::SmallPtrSet<const llvm::LoadInst *, 16>
-findReloadableLoads(llvm::Function &F, llvm::AAResults &AA);
 
 /// How the reverse pass obtains one primal value defined inside a loop.
 struct ValuePlan {

@@ -19,6 +19,7 @@
 #define ADJOINT_SYNTHESIS_GRADIENTSYNTHESIS_H
 
 #include "adjoint/Frontend/AutodiffRequest.h"
+#include "adjoint/Planning/PrimalMemory.h"
 #include "adjoint/Synthesis/CallDerivatives.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -59,8 +60,11 @@ struct GradientRequest {
   const FunctionTypeInfo &Types;    ///< What the bytes of memory hold.
   llvm::StringRef SourceName;       ///< The user's function, for messages.
   const llvm::Instruction &Site;    ///< The requesting call, for messages.
-  /// Loads of memory that Primal never writes (findReloadableLoads).
+  /// Loads the reverse pass can repeat (findReloadableLoads).
   const llvm::SmallPtrSetImpl<const llvm::LoadInst *> &Reloadable;
+  /// Frees of Primal that the gradient makes just before it returns
+  /// (findDeferrableFrees), so that the reverse can read the blocks.
+  const DeferredFrees &Deferred;
   /// Where to print the cache plan, if anywhere (print<adjoint-plan>).
   llvm::raw_ostream *PlanOut = nullptr;
   /// The derivatives of the calls the clone still makes; null if it makes
