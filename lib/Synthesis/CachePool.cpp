@@ -24,8 +24,11 @@ namespace adjoint {
 namespace {
 
 /// How many freed caches a thread keeps: enough for the loops of a typical
-/// gradient, few enough that scanning them costs nothing.
-constexpr unsigned PoolSlots = 4;
+/// gradient (GMM's has twelve caches live at once; with four kept, the
+/// other eight went back to glibc, which trimmed the heap, and each call
+/// paid page faults for them: 7x the time), few enough that scanning them
+/// costs little next to filling a cache.
+constexpr unsigned PoolSlots = 16;
 
 constexpr StringLiteral PoolName = "adjoint.cache.pool";
 constexpr StringLiteral RegisteredName = "adjoint.cache.pool.registered";
