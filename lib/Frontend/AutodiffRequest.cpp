@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "adjoint/Frontend/AutodiffRequest.h"
+#include "CallDispatch.h"
 #include "adjoint/Support/Diagnostics.h"
 #include "adjoint/Support/TypeUtils.h"
 
@@ -431,7 +432,7 @@ std::optional<DiffMode> implementedMode(const Function &Entry) {
 } // namespace
 
 SmallVector<CallBase *, 8> collectAutodiffCalls(Module &M) {
-  SmallVector<CallBase *, 8> Calls;
+  SmallVector<CallBase *, 8> Found;
   SmallVector<CallBase *, 8> Unsupported;
   for (Function &F : M)
     for (BasicBlock &BB : F)
@@ -440,8 +441,12 @@ SmallVector<CallBase *, 8> collectAutodiffCalls(Module &M) {
         Function *Entry = Call ? calledEntryPoint(*Call) : nullptr;
         if (!Entry)
           continue;
-        (implementedMode(*Entry) ? Calls : Unsupported).push_back(Call);
+        (implementedMode(*Entry) ? Found : Unsupported).push_back(Call);
       }
+  // Once the blocks are no longer being walked: dispatching splits them.
+  SmallVector<CallBase *, 8> Calls;
+  for (CallBase *Call : Found)
+    append_range(Calls, dispatchOnFunction(*Call));
   for (CallBase *Call : Unsupported) {
     reportError(*Call, "'" + demangle(calledEntryPoint(*Call)->getName()) +
                            "' is not supported yet; Adjoint implements "
