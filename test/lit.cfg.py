@@ -5,6 +5,12 @@
 #   %clang-adjoint   clang with the plugin on the optimization pipeline
 #   %clangxx-adjoint the same as a C++ driver (links the C++ library and, with
 #                    -fsanitize=address, the sanitizer's operator new)
+#   %clang-lto-link  clang linking -flto objects with lld, the plugin loaded
+#                    into lld's LTO pipeline (AD at link time)
+#   %clangxx-lto-link the same as a C++ driver
+#   %lto-plugin-options  -Wl,-mllvm,-load=<plugin>, so that lld knows the
+#                    plugin's options: %clang-lto-link %lto-plugin-options
+#                    -Wl,-mllvm,-adjoint-...
 #   %clang           plain clang, e.g. for references
 #   %test-include    include path of the shared test headers (test/Inputs)
 #   FileCheck, not   the LLVM 19 tools
@@ -29,6 +35,12 @@ config.substitutions.append(
 config.substitutions.append(
     ("%clangxx-adjoint",
      f"{config.clang} --driver-mode=g++ -fpass-plugin={config.adjoint_plugin} -I{include_dir} -I{inputs_dir}"))
+lto_link = f"-flto -fuse-ld=lld -Wl,--load-pass-plugin={config.adjoint_plugin}"
+config.substitutions.append(("%clang-lto-link", f"{config.clang} {lto_link}"))
+config.substitutions.append(
+    ("%clangxx-lto-link", f"{config.clang} --driver-mode=g++ {lto_link}"))
+config.substitutions.append(
+    ("%lto-plugin-options", f"-Wl,-mllvm,-load={config.adjoint_plugin}"))
 config.substitutions.append(("%clang", f"{config.clang} -I{include_dir} -I{inputs_dir}"))
 # Plugin options on the clang command line need the plugin loaded before
 # options are parsed: %clang-adjoint %plugin-options -mllvm -adjoint-...

@@ -7,6 +7,7 @@
 #include "adjoint/Frontend/AutodiffRequest.h"
 #include "CallDispatch.h"
 #include "adjoint/Support/Diagnostics.h"
+#include "adjoint/Support/LinkTime.h"
 #include "adjoint/Support/TypeUtils.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -72,6 +73,35 @@ SmallVector<ArgActivity, 8> AutodiffRequest::activities() const {
 /// argument's activity.
 static bool isTapeMarker(StringRef Name) {
   return Name == "enzyme_tape" || Name == "enzyme_allocated";
+}
+
+/// Why \p Fn, only declared in \p M, has no body to differentiate, and
+/// what to do: where it could be defined depends on which kind of LTO
+/// module \p M is.
+static std::string missingBodyMessage(const Function &Fn, const Module &M) {
+  std::string Name = demangle(Fn.getName());
+  switch (getLTOKind(M)) {
+  case LTOKind::Full:
+    // Full-LTO modules are differentiated only at link time (see the
+    // plugin), when every bitcode file of the program is in M.
+    return "cannot differentiate '" + Name +
+           "': no bitcode file linked into the program defines it; compile "
+           "the file that defines it with -flto and link it (objects and "
+           "libraries compiled without -flto cannot be differentiated)";
+  case LTOKind::Thin:
+    return "cannot differentiate '" + Name +
+           "': its body is not in this ThinLTO module; ThinLTO (-flto=thin) "
+           "differentiates each file on its own: define it in the same "
+           "file, or build with full LTO (-flto) and load the plugin into "
+           "the linker";
+  case LTOKind::None:
+    break;
+  }
+  return "cannot differentiate '" + Name +
+         "': its body is not in this translation unit; define it in the "
+         "same file, or compile with -flto and load the plugin into the "
+         "linker (-Wl,--load-pass-plugin=Adjoint.so) to differentiate "
+         "across files";
 }
 
 std::optional<ArgActivity> markerActivity(StringRef Name) {
@@ -193,9 +223,7 @@ std::optional<AutodiffRequest> CallParser::parse() {
     return std::nullopt;
   }
   if (Fn->isDeclaration()) {
-    fail("cannot differentiate '" + demangle(Fn->getName()) +
-         "': its body is not in this translation unit; define it in the "
-         "same file (differentiating across files is not supported yet)");
+    fail(missingBodyMessage(*Fn, *Call.getModule()));
     return std::nullopt;
   }
   if (Fn->isVarArg()) {

@@ -29,6 +29,7 @@
 #include "llvm/Transforms/Scalar/ADCE.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 #include <map>
 
 #define DEBUG_TYPE "adjoint"
@@ -192,6 +193,9 @@ PreservedAnalyses CachePlanPrinterPass::run(Module &M,
 PreservedAnalyses ProtectCustomDerivativesPass::run(Module &M,
                                                    ModuleAnalysisManager &) {
   bool Changed = false;
+  SmallVector<GlobalValue *, 8> Pinned;
+  collectUsedGlobalVariables(M, Pinned, /*CompilerUsed=*/true);
+  SmallVector<GlobalValue *, 4> ToPin;
   for (auto [F, Registration] : collectCustomDerivatives(M)) {
     auto *Fn = const_cast<Function *>(F);
     // noduplicate: function specialization would otherwise call a clone
@@ -203,6 +207,18 @@ PreservedAnalyses ProtectCustomDerivativesPass::run(Module &M,
       Fn->addFnAttr(Kind);
       Changed = true;
     }
+    // Nothing in the program reads a registration. With LTO, the linker
+    // drops globals that nothing refers to before its optimization starts
+    // (and internalizes the rest), so AD at link time would never see it;
+    // llvm.compiler.used keeps it, also in the summary of an -flto object.
+    // A static registration would likewise be deleted before AD.
+    auto *GV = const_cast<GlobalVariable *>(Registration);
+    if (!is_contained(Pinned, GV))
+      ToPin.push_back(GV);
+  }
+  if (!ToPin.empty()) {
+    appendToCompilerUsed(M, ToPin);
+    Changed = true;
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // Only registration lives here: the pass names opt understands, and the
-// extension point through which clang, flang and lld run AD after their
+// extension points through which clang, flang and lld run AD after their
 // optimization pipelines.
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +13,7 @@
 #include "adjoint/Activity/ActivityAnalysis.h"
 #include "adjoint/Plugin/AdjointPass.h"
 #include "adjoint/Preprocess/Preprocess.h"
+#include "adjoint/Support/LinkTime.h"
 #include "adjoint/TypeAnalysis/TypeAnalysis.h"
 
 #include "llvm/Passes/PassBuilder.h"
@@ -34,6 +35,31 @@ static cl::opt<bool> BeforeOptimization(
     cl::init(false));
 
 namespace {
+
+/// AD in a compiler's pipeline, except in the first half of a full-LTO
+/// build: there each file is optimized into bitcode on its own, and a
+/// request may name a function of another file. The requests wait for the
+/// link, where lld merges the bitcode and runs AD at the end of its LTO
+/// pipeline (FullLinkTimeOptimizationLast) on the whole program. The module
+/// is left untouched: the marker globals, entry points and registrations
+/// are finalized by that run. LLVM 19 does not tell OptimizerLast callbacks
+/// which phase they are in; the module flags clang sets for LTO do.
+class AdjointUnlessPreLinkPass
+    : public PassInfoMixin<AdjointUnlessPreLinkPass> {
+public:
+  AdjointUnlessPreLinkPass(PassBuilder *PB, OptimizationLevel Level)
+      : AD(PB, Level) {}
+
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
+    if (adjoint::getLTOKind(M) == adjoint::LTOKind::Full)
+      return PreservedAnalyses::all();
+    return AD.run(M, MAM);
+  }
+  static bool isRequired() { return true; }
+
+private:
+  adjoint::AdjointPass AD;
+};
 
 /// `adjoint`, `enzyme` (for Enzyme's build scripts), or `adjoint<O0>` ...
 /// `adjoint<O3>` to choose how generated functions are cleaned up.
@@ -89,11 +115,27 @@ void registerAdjoint(PassBuilder &PB) {
       [&PB](ModulePassManager &MPM, OptimizationLevel Level) {
         MPM.addPass(adjoint::ProtectCustomDerivativesPass());
         if (BeforeOptimization)
-          MPM.addPass(adjoint::AdjointPass(&PB, Level));
+          MPM.addPass(AdjointUnlessPreLinkPass(&PB, Level));
       });
   // After the whole optimization pipeline, at every level including O0, so
-  // that AD sees optimized IR.
+  // that AD sees optimized IR. ThinLTO's backends in the linker run this
+  // pipeline too, module by module.
   PB.registerOptimizerLastEPCallback(
+      [&PB](ModulePassManager &MPM, OptimizationLevel Level) {
+        if (!BeforeOptimization)
+          MPM.addPass(AdjointUnlessPreLinkPass(&PB, Level));
+      });
+  // The full-LTO link (lld --load-pass-plugin) runs neither callback above.
+  // Its pipeline starts on the merged module after the linker made every
+  // symbol no other object needs internal, so registrations must be
+  // protected before it optimizes.
+  PB.registerFullLinkTimeOptimizationEarlyEPCallback(
+      [&PB](ModulePassManager &MPM, OptimizationLevel Level) {
+        MPM.addPass(adjoint::ProtectCustomDerivativesPass());
+        if (BeforeOptimization)
+          MPM.addPass(adjoint::AdjointPass(&PB, Level));
+      });
+  PB.registerFullLinkTimeOptimizationLastEPCallback(
       [&PB](ModulePassManager &MPM, OptimizationLevel Level) {
         if (!BeforeOptimization)
           MPM.addPass(adjoint::AdjointPass(&PB, Level));
