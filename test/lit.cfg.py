@@ -11,6 +11,7 @@
 #   %lto-plugin-options  -Wl,-mllvm,-load=<plugin>, so that lld knows the
 #                    plugin's options: %clang-lto-link %lto-plugin-options
 #                    -Wl,-mllvm,-adjoint-...
+#   %adjoint-plugin  the plugin's path
 #   %clang           plain clang, e.g. for references
 #   %test-include    include path of the shared test headers (test/Inputs)
 #   FileCheck, not   the LLVM 19 tools
@@ -47,6 +48,7 @@ config.substitutions.append(("%clang", f"{config.clang} -I{include_dir} -I{input
 config.substitutions.append(
     ("%plugin-options", f"-Xclang -load -Xclang {config.adjoint_plugin}"))
 config.substitutions.append(("%test-include", inputs_dir))
+config.substitutions.append(("%adjoint-plugin", config.adjoint_plugin))
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("not ", config.not_tool + " "))
 

@@ -16,10 +16,14 @@
 #include "adjoint/Support/LinkTime.h"
 #include "adjoint/TypeAnalysis/TypeAnalysis.h"
 
+#include "llvm/ADT/Any.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/PassInstrumentation.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
+#include <memory>
 
 using namespace llvm;
 
@@ -36,29 +40,76 @@ static cl::opt<bool> BeforeOptimization(
 
 namespace {
 
+/// The modules on which a pipeline ran EliminateAvailableExternallyPass.
+/// LLVM 19 runs it before OptimizerLast in every optimizing (O1-O3)
+/// pipeline except the LTO pre-link ones, which keep available_externally
+/// bodies for inlining at link time (checked with -fdebug-pass-manager for
+/// clang and flang 19). Since OptimizerLast callbacks are not told their
+/// phase, this tells a pre-link pipeline apart for compilers that mark LTO
+/// modules with no flag: flang.
+class PipelineRecord {
+public:
+  explicit PipelineRecord(PassInstrumentationCallbacks &PIC) {
+    auto Observe = [this](StringRef PassID, Any IR) {
+      if (PassID != "EliminateAvailableExternallyPass")
+        return;
+      if (const auto *M = any_cast<const Module *>(&IR))
+        Eliminated.insert(*M);
+    };
+    PIC.registerBeforeNonSkippedPassCallback(Observe);
+    PIC.registerBeforeSkippedPassCallback(Observe);
+  }
+
+  bool eliminatedAvailableExternally(const Module &M) const {
+    return Eliminated.contains(&M);
+  }
+
+private:
+  SmallPtrSet<const Module *, 2> Eliminated;
+};
+
 /// AD in a compiler's pipeline, except in the first half of a full-LTO
 /// build: there each file is optimized into bitcode on its own, and a
 /// request may name a function of another file. The requests wait for the
 /// link, where lld merges the bitcode and runs AD at the end of its LTO
 /// pipeline (FullLinkTimeOptimizationLast) on the whole program. The module
 /// is left untouched: the marker globals, entry points and registrations
-/// are finalized by that run. LLVM 19 does not tell OptimizerLast callbacks
-/// which phase they are in; the module flags clang sets for LTO do.
+/// are finalized by that run.
 class AdjointUnlessPreLinkPass
     : public PassInfoMixin<AdjointUnlessPreLinkPass> {
 public:
-  AdjointUnlessPreLinkPass(PassBuilder *PB, OptimizationLevel Level)
-      : AD(PB, Level) {}
+  AdjointUnlessPreLinkPass(PassBuilder *PB, OptimizationLevel Level,
+                           std::shared_ptr<const PipelineRecord> Record)
+      : AD(PB, Level), Level(Level), Record(std::move(Record)) {}
 
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
-    if (adjoint::getLTOKind(M) == adjoint::LTOKind::Full)
+    if (isFullLTOPreLink(M))
       return PreservedAnalyses::all();
     return AD.run(M, MAM);
   }
   static bool isRequired() { return true; }
 
 private:
+  /// clang marks LTO bitcode with module flags (read at every level); a
+  /// module without them is pre-link bitcode if the optimizing pipeline
+  /// that just ran kept its available_externally functions. ThinLTO is
+  /// differentiated file by file anyway, before or at the link.
+  bool isFullLTOPreLink(const Module &M) const {
+    switch (adjoint::getLTOKind(M)) {
+    case adjoint::LTOKind::Full:
+      return true;
+    case adjoint::LTOKind::Thin:
+      return false;
+    case adjoint::LTOKind::None:
+      break;
+    }
+    return Level != OptimizationLevel::O0 && Record &&
+           !Record->eliminatedAvailableExternally(M);
+  }
+
   adjoint::AdjointPass AD;
+  OptimizationLevel Level;
+  std::shared_ptr<const PipelineRecord> Record;
 };
 
 /// `adjoint`, `enzyme` (for Enzyme's build scripts), or `adjoint<O0>` ...
@@ -77,6 +128,9 @@ std::optional<OptimizationLevel> parseAdjointPassName(StringRef Name) {
 }
 
 void registerAdjoint(PassBuilder &PB) {
+  std::shared_ptr<PipelineRecord> Record;
+  if (PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks())
+    Record = std::make_shared<PipelineRecord>(*PIC);
   PB.registerPipelineParsingCallback(
       [&PB](StringRef Name, ModulePassManager &MPM,
             ArrayRef<PassBuilder::PipelineElement>) {
@@ -114,21 +168,22 @@ void registerAdjoint(PassBuilder &PB) {
   PB.registerPipelineStartEPCallback(
       [&PB](ModulePassManager &MPM, OptimizationLevel Level) {
         MPM.addPass(adjoint::ProtectCustomDerivativesPass());
+        // Nothing has run yet to tell flang's pre-link pipeline apart.
         if (BeforeOptimization)
-          MPM.addPass(AdjointUnlessPreLinkPass(&PB, Level));
+          MPM.addPass(AdjointUnlessPreLinkPass(&PB, Level, nullptr));
       });
   // After the whole optimization pipeline, at every level including O0, so
   // that AD sees optimized IR. ThinLTO's backends in the linker run this
   // pipeline too, module by module.
   PB.registerOptimizerLastEPCallback(
-      [&PB](ModulePassManager &MPM, OptimizationLevel Level) {
+      [&PB, Record](ModulePassManager &MPM, OptimizationLevel Level) {
         if (!BeforeOptimization)
-          MPM.addPass(AdjointUnlessPreLinkPass(&PB, Level));
+          MPM.addPass(AdjointUnlessPreLinkPass(&PB, Level, Record));
       });
   // The full-LTO link (lld --load-pass-plugin) runs neither callback above.
-  // Its pipeline starts on the merged module after the linker made every
-  // symbol no other object needs internal, so registrations must be
-  // protected before it optimizes.
+  // Before it optimizes the merged module, protect the functions with
+  // registered derivatives from inlining across files: the compile-time
+  // run did not see a registration in another file (or did not run).
   PB.registerFullLinkTimeOptimizationEarlyEPCallback(
       [&PB](ModulePassManager &MPM, OptimizationLevel Level) {
         MPM.addPass(adjoint::ProtectCustomDerivativesPass());
