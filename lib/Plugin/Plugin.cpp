@@ -44,20 +44,25 @@ namespace {
 /// LLVM 19 runs it before OptimizerLast in every optimizing (O1-O3)
 /// pipeline except the LTO pre-link ones, which keep available_externally
 /// bodies for inlining at link time (checked with -fdebug-pass-manager for
-/// clang and flang 19). Since OptimizerLast callbacks are not told their
-/// phase, this tells a pre-link pipeline apart for compilers that mark LTO
-/// modules with no flag: flang.
+/// clang and flang 19). OptimizerLast callbacks are not told their phase;
+/// this tells it for compilers that mark LTO bitcode with no module flag:
+/// flang.
 class PipelineRecord {
 public:
-  explicit PipelineRecord(PassInstrumentationCallbacks &PIC) {
-    auto Observe = [this](StringRef PassID, Any IR) {
+  /// A record of the pipelines that \p PIC instruments, kept alive by the
+  /// callbacks that fill it.
+  static std::shared_ptr<PipelineRecord>
+  observe(PassInstrumentationCallbacks &PIC) {
+    auto Record = std::make_shared<PipelineRecord>();
+    auto Observe = [Record](StringRef PassID, Any IR) {
       if (PassID != "EliminateAvailableExternallyPass")
         return;
       if (const auto *M = any_cast<const Module *>(&IR))
-        Eliminated.insert(*M);
+        Record->Eliminated.insert(*M);
     };
     PIC.registerBeforeNonSkippedPassCallback(Observe);
     PIC.registerBeforeSkippedPassCallback(Observe);
+    return Record;
   }
 
   bool eliminatedAvailableExternally(const Module &M) const {
@@ -90,10 +95,13 @@ public:
   static bool isRequired() { return true; }
 
 private:
-  /// clang marks LTO bitcode with module flags (read at every level); a
-  /// module without them is pre-link bitcode if the optimizing pipeline
-  /// that just ran kept its available_externally functions. ThinLTO is
-  /// differentiated file by file anyway, before or at the link.
+  /// clang marks LTO bitcode with module flags, at every level: full LTO
+  /// waits for the link (also in the second, machine-code pipeline of
+  /// -ffat-lto-objects, whose module is flagged the same), ThinLTO is
+  /// differentiated file by file anyway, before or at the link. A module
+  /// without flags is pre-link bitcode if the optimizing pipeline that just
+  /// ran kept its available_externally functions (flang at O0 -flto is not
+  /// recognised).
   bool isFullLTOPreLink(const Module &M) const {
     switch (adjoint::getLTOKind(M)) {
     case adjoint::LTOKind::Full:
@@ -128,9 +136,9 @@ std::optional<OptimizationLevel> parseAdjointPassName(StringRef Name) {
 }
 
 void registerAdjoint(PassBuilder &PB) {
-  std::shared_ptr<PipelineRecord> Record;
+  std::shared_ptr<const PipelineRecord> Record;
   if (PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks())
-    Record = std::make_shared<PipelineRecord>(*PIC);
+    Record = PipelineRecord::observe(*PIC);
   PB.registerPipelineParsingCallback(
       [&PB](StringRef Name, ModulePassManager &MPM,
             ArrayRef<PassBuilder::PipelineElement>) {
