@@ -196,25 +196,30 @@ PreservedAnalyses ProtectCustomDerivativesPass::run(Module &M,
   SmallVector<GlobalValue *, 8> Pinned;
   collectUsedGlobalVariables(M, Pinned, /*CompilerUsed=*/true);
   SmallVector<GlobalValue *, 4> ToPin;
-  for (auto [F, Registration] : collectCustomDerivatives(M)) {
-    auto *Fn = const_cast<Function *>(F);
-    // noduplicate: function specialization would otherwise call a clone
-    // for constant arguments, which no registration names.
-    for (Attribute::AttrKind Kind :
-         {Attribute::NoInline, Attribute::NoDuplicate}) {
-      if (Fn->hasFnAttribute(Kind))
-        continue;
-      Fn->addFnAttr(Kind);
-      Changed = true;
+  // One prefix at a time: a function may have both a gradient and a
+  // forward derivative registered, and each registration must be kept.
+  for (StringRef Prefix :
+       {"__enzyme_register_gradient", "__enzyme_register_derivative"}) {
+    for (auto [F, Registration] : collectCustomDerivatives(M, Prefix)) {
+      auto *Fn = const_cast<Function *>(F);
+      // noduplicate: function specialization would otherwise call a clone
+      // for constant arguments, which no registration names.
+      for (Attribute::AttrKind Kind :
+           {Attribute::NoInline, Attribute::NoDuplicate}) {
+        if (Fn->hasFnAttribute(Kind))
+          continue;
+        Fn->addFnAttr(Kind);
+        Changed = true;
+      }
+      // Nothing in the program reads a registration. With LTO, the linker
+      // drops globals that nothing refers to before its optimization
+      // starts (and internalizes the rest), so AD at link time would never
+      // see it; llvm.compiler.used keeps it, also in the summary of an
+      // -flto object.
+      auto *GV = const_cast<GlobalVariable *>(Registration);
+      if (!is_contained(Pinned, GV))
+        ToPin.push_back(GV);
     }
-    // Nothing in the program reads a registration. With LTO, the linker
-    // drops globals that nothing refers to before its optimization starts
-    // (and internalizes the rest), so AD at link time would never see it;
-    // llvm.compiler.used keeps it, also in the summary of an -flto object.
-    // A static registration would likewise be deleted before AD.
-    auto *GV = const_cast<GlobalVariable *>(Registration);
-    if (!is_contained(Pinned, GV))
-      ToPin.push_back(GV);
   }
   if (!ToPin.empty()) {
     appendToCompilerUsed(M, ToPin);

@@ -3,7 +3,8 @@
 // merges the bitcode, can differentiate them. Reverse mode through a loop
 // that caches values (the cache pool) and a custom gradient registered in
 // the other file (its reverse counts its calls), a function of this file
-// that calls one of the other file, and forward mode.
+// that calls one of the other file, and forward mode, also through the
+// same function with its registered forward derivative (counted too).
 // References: long-double finite differences of the same code.
 //
 // The plugin only at link time; registrations kept alive by the linker
@@ -39,7 +40,7 @@ double __enzyme_autodiff(void *, ...);
 double __enzyme_fwddiff(void *, ...);
 
 // Defined in Inputs/two-files-lib.c.
-extern int reverse_calls;
+extern int reverse_calls, forward_calls;
 double energy(const double *x, int n);
 void scale(const double *x, double *out, int n, double k);
 double wave(double x, double y);
@@ -50,6 +51,8 @@ double wave(double x, double y);
 // IR-DAG: define internal {{.*}}@adjoint.cache.take(
 // IR-DAG: @__enzyme_register_gradient_cube = {{.*}}global
 // IR-DAG: call {{.*}}@cube_rev(
+// IR-DAG: @__enzyme_register_derivative_cube = {{.*}}global
+// IR-DAG: call {{.*}}@cube_fwd(
 
 #define N 5
 
@@ -102,6 +105,15 @@ int main(void) {
     got[i] = dsum[i];
   got[N] = dk;
   gc_grad("energy_sum", energy_sum_at, N + 1, lx, got, GC_TOL_DOUBLE);
+
+  double v[N] = {0.5, -1.0, 0.25, 2.0, 1.0};
+  double dir = __enzyme_fwddiff((void *)energy, enzyme_dup, x, v,
+                                enzyme_const, N);
+  long double lv[N];
+  for (int i = 0; i != N; ++i)
+    lv[i] = v[i];
+  gc_tangent("energy", energy_at, N, lx, lv, dir, GC_TOL_DOUBLE);
+  gc_expect("energy", "calls of cube_fwd", forward_calls, N, 0);
 
   double tangent = __enzyme_fwddiff((void *)wave, 0.4, 1.0, -0.3, 0.5);
   gc_tangent("wave", wave_at, 2, (long double[]){0.4, -0.3},

@@ -17,6 +17,13 @@ double cube_rev(double x, double d) {
 }
 void *__enzyme_register_gradient_cube[3] = {(void *)cube, (void *)cube_aug,
                                             (void *)cube_rev};
+// And its forward derivative: a second registration of the same function.
+int forward_calls;
+double cube_fwd(double x, double dx) {
+  ++forward_calls;
+  return 3 * x * x * dx;
+}
+void *__enzyme_register_derivative_cube[2] = {(void *)cube, (void *)cube_fwd};
 
 // A loop whose reverse needs the values of s: a cache from the pool that the
 // plugin defines after AD.
