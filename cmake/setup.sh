@@ -7,6 +7,7 @@ packages=(
   clang-19 llvm-19-dev llvm-19-tools lld-19 flang-19 libclang-rt-19-dev
   cmake ninja-build libgtest-dev python3 python3-matplotlib zlib1g-dev libzstd-dev libedit-dev
   libxml2-dev libffi-dev libncurses-dev
+  make pkgconf  # the examples' Makefile and pkg-config (test/Integration)
 )
 
 missing=()

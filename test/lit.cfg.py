@@ -15,12 +15,18 @@
 #   %clang           plain clang, e.g. for references
 #   %test-include    include path of the shared test headers (test/Inputs)
 #   FileCheck, not   the LLVM 19 tools
+#   %adjoint-build   the build directory (bin/adjoint-cc, lib/Adjoint.so, ...;
+#                    the layout of an installed prefix), for test/Integration
+#   %adjoint-src     the source directory (examples/)
+#   %cmake, %ctest   the cmake that configured this build, its ctest
 import os
+import shutil
 import lit.formats
 
 config.name = "Adjoint"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".ll", ".c", ".cpp"]
+# .test: shell scripts of RUN lines (test/Integration).
+config.suffixes = [".ll", ".c", ".cpp", ".test"]
 config.excludes = ["Inputs", "unit", "CMakeLists.txt"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.adjoint_obj_root, "test")
@@ -49,6 +55,13 @@ config.substitutions.append(
     ("%plugin-options", f"-Xclang -load -Xclang {config.adjoint_plugin}"))
 config.substitutions.append(("%test-include", inputs_dir))
 config.substitutions.append(("%adjoint-plugin", config.adjoint_plugin))
+config.substitutions.append(("%adjoint-build", config.adjoint_obj_root))
+config.substitutions.append(("%adjoint-src", config.adjoint_src_root))
+config.substitutions.append(("%cmake", config.cmake))
+config.substitutions.append(("%ctest", config.ctest))
+# A compiler that cannot load the plugin, for the configure-time checks.
+if shutil.which("gcc"):
+    config.available_features.add("gcc")
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("not ", config.not_tool + " "))
 
