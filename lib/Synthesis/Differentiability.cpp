@@ -470,7 +470,8 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
     return fail(Call, "call to external function '" +
                           demangle(Callee->getName()) +
                           "', which has no body and no derivative rule: "
-                          "define it in this translation unit, or mark the "
+                          "define it in the same file (or, with link-time "
+                          "AD, in a file compiled with -flto), or mark the "
                           "inputs it depends on enzyme_const");
   if (Callee->isVarArg())
     return fail(Call, "call to variadic function '" +

@@ -16,4 +16,4 @@ define double @caller(double %x) {
   ret double %g
 }
 
-; CHECK: error: {{.*}}adjoint: call to external function 'mystery', which has no body and no derivative rule: define it in this translation unit, or mark the inputs it depends on enzyme_const (in the gradient of 'f' requested at function 'caller')
+; CHECK: error: {{.*}}adjoint: call to external function 'mystery', which has no body and no derivative rule: define it in the same file (or, with link-time AD, in a file compiled with -flto), or mark the inputs it depends on enzyme_const (in the gradient of 'f' requested at function 'caller')
