@@ -30,6 +30,12 @@ namespace {
 /// costs little next to filling a cache.
 constexpr unsigned PoolSlots = 16;
 
+/// Blocks smaller than this bypass the pool: glibc serves them from its
+/// per-thread caches and bins without touching the kernel, and a recursion
+/// that takes one tiny cache per call (the recursive FFT) would otherwise
+/// scan the slots and churn the pool's large blocks on every call.
+constexpr uint64_t SmallBlock = 4096;
+
 constexpr StringLiteral PoolName = "adjoint.cache.pool";
 constexpr StringLiteral RegisteredName = "adjoint.cache.pool.registered";
 constexpr StringLiteral DrainName = "adjoint.cache.drain";
@@ -165,13 +171,17 @@ void defineTake(Module &M) {
     return;
   Value *Size = F->getArg(0);
   IRBuilder<> B(&F->getEntryBlock());
+  BasicBlock *Scan = BasicBlock::Create(C, "scan", F);
+  BasicBlock *Allocate = BasicBlock::Create(C, "allocate"); // Last, below.
+  B.CreateCondBr(B.CreateICmpULT(Size, B.getInt64(SmallBlock)), Allocate,
+                 Scan);
+  B.SetInsertPoint(Scan);
   PoolAccess Pool(B, M);
   Value *Best = Pool.choose([&](Value *Usable, Value *Chosen) {
                       return B.CreateAnd(B.CreateICmpUGE(Usable, Size),
                                          B.CreateICmpULT(Usable, Chosen));
                     }).first;
   BasicBlock *Reuse = BasicBlock::Create(C, "reuse", F);
-  BasicBlock *Allocate = BasicBlock::Create(C, "allocate", F);
   B.CreateCondBr(B.CreateICmpEQ(Best, B.getInt64(PoolSlots)), Allocate,
                  Reuse);
 
@@ -181,6 +191,7 @@ void defineTake(Module &M) {
   B.CreateStore(Constant::getNullValue(Ptr), Slot);
   B.CreateRet(Block);
 
+  Allocate->insertInto(F);
   B.SetInsertPoint(Allocate);
   B.CreateRet(emitMalloc(Size, B));
 }
@@ -230,9 +241,17 @@ void defineGive(Module &M) {
   B.CreateRetVoid();
 
   B.SetInsertPoint(NotNull);
+  Value *Size = PoolAccess(B, M).usableSize(Block);
+  BasicBlock *Small = BasicBlock::Create(C, "small", F);
+  BasicBlock *Keep = BasicBlock::Create(C, "keep", F);
+  B.CreateCondBr(B.CreateICmpULT(Size, B.getInt64(SmallBlock)), Small, Keep);
+  B.SetInsertPoint(Small);
+  emitFree(Block, B);
+  B.CreateRetVoid();
+
+  B.SetInsertPoint(Keep);
   emitDrainAtThreadExit(B, M);
   PoolAccess Pool(B, M);
-  Value *Size = Pool.usableSize(Block);
   // The smallest kept block (an empty slot counts as size 0); every size
   // is below the initial UINT64_MAX, so a slot is always chosen.
   auto [Smallest, SmallestSize] = Pool.choose(

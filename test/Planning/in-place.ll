@@ -51,10 +51,13 @@ define void @caller(ptr %x, ptr %dx, i64 %n) {
 
 ; The pool: take reuses the smallest kept block that is large enough,
 ; give keeps a block (evicting a smaller one) and frees the pool at thread
-; exit.
+; exit. Blocks under 4 KiB go straight to malloc and free.
 ; IR-LABEL: define internal {{.*}}ptr @adjoint.cache.take(i64
+; IR:         icmp ult i64 %0, 4096
 ; IR:         call i64 @malloc_usable_size(
 ; IR:         call ptr @malloc(i64
 ; IR-LABEL: define internal void @adjoint.cache.give(ptr
+; IR:         [[SIZE:%.*]] = call i64 @malloc_usable_size(ptr %0)
+; IR:         icmp ult i64 [[SIZE]], 4096
 ; IR:         call i32 @__cxa_thread_atexit_impl(ptr @adjoint.cache.drain,
 ; IR:         call void @free(

@@ -20,7 +20,8 @@ void *__wrap_malloc(size_t size) {
   return __real_malloc(size);
 }
 
-enum { Passes = 12, N = 300 };
+/* Caches of at least 4 KiB: smaller ones bypass the pool. */
+enum { Passes = 12, N = 1200 };
 
 /* Each pass overwrites x: its reverse needs the old values, one cache per
    pass (twelve loops, not a nest: a nest would have one cache). */
