@@ -169,6 +169,7 @@ PreservedAnalyses AdjointPass::run(Module &M, ModuleAnalysisManager &MAM) {
   finalizeMarkerGlobals(M);
   if (PrintAfter)
     M.print(errs(), nullptr);
+  stopIfErrorsDropped();
   return PreservedAnalyses::none();
 }
 

@@ -13,11 +13,55 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
 namespace adjoint {
+
+namespace {
+
+/// flang 19's backend diagnostic handler (BackendRemarkConsumer in flang's
+/// FrontendActions.cpp) passes optimization remarks on and swallows every
+/// other diagnostic, errors included: it neither prints them nor fails the
+/// compilation, so a flang build with an AD error would quietly produce a
+/// program whose gradients are zero. Inside flang, errors are therefore
+/// printed here, and stopIfErrorsDropped ends the compilation.
+bool hostDropsErrors() {
+  static const bool Drops =
+      sys::path::filename(sys::fs::getMainExecutable(nullptr, nullptr))
+          .starts_with("flang");
+  return Drops;
+}
+
+/// Errors printed here because the host would have dropped them.
+unsigned ErrorsPrintedHere = 0;
+
+/// Prints an error as compilers do: "file:line:col: error: ...".
+void printError(const Instruction &At, const Twine &Message) {
+  raw_ostream &OS = errs();
+  if (const DebugLoc &DL = At.getDebugLoc()) {
+    OS << DL->getFilename() << ':' << DL.getLine();
+    if (DL.getCol())
+      OS << ':' << DL.getCol();
+    OS << ": ";
+  }
+  OS << "error: adjoint: " << Message;
+  if (!At.getDebugLoc()) {
+    // Errors inside a gradient name the request already; AD's working
+    // copies (f.adjoint.primal) mean nothing to a user.
+    StringRef Name = At.getFunction()->getName();
+    if (!Name.contains(".adjoint."))
+      OS << " (in function '" << demangle(Name) << "')";
+    OS << " [compile with -g for source lines]";
+  }
+  OS << '\n';
+}
+
+} // namespace
 
 void reportError(const Instruction &At, const Twine &Message) {
   const Function &F = *At.getFunction();
@@ -25,6 +69,21 @@ void reportError(const Instruction &At, const Twine &Message) {
   // "error: ..." without printing IR or a backtrace.
   F.getContext().diagnose(
       DiagnosticInfoUnsupported(F, "adjoint: " + Message, At.getDebugLoc()));
+  if (hostDropsErrors()) {
+    printError(At, Message);
+    ++ErrorsPrintedHere;
+  }
+}
+
+void stopIfErrorsDropped() {
+  if (ErrorsPrintedHere == 0)
+    return;
+  // As a compiler does after errors: no output. report_fatal_error also
+  // removes the output file the host has opened.
+  report_fatal_error(Twine("adjoint: ") + Twine(ErrorsPrintedHere) +
+                         (ErrorsPrintedHere == 1 ? " error" : " errors") +
+                         " reported above; compilation stopped",
+                     /*gen_crash_diag=*/false);
 }
 
 std::string describeLocation(const Instruction &I) {

@@ -8,7 +8,8 @@
 // the source location of the offending construct (when the module has debug
 // info) and reach the user through LLVM's diagnostic machinery: clang prints
 // them as ordinary compiler errors and fails the compilation, opt exits with
-// a non-zero status.
+// a non-zero status. flang drops such diagnostics; there Adjoint prints them
+// itself and stops the compilation.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +31,11 @@ namespace adjoint {
 /// Reports an error located at \p At (an instruction of any function).
 /// \p Message says what is wrong and what to do about it.
 void reportError(const llvm::Instruction &At, const llvm::Twine &Message);
+
+/// Ends the compilation if errors were reported to a host that does not
+/// show them (flang; see Diagnostics.cpp), after they were printed. The
+/// plugin calls this once its pass is done; elsewhere it does nothing.
+void stopIfErrorsDropped();
 
 /// Describes where \p I is in source terms, "file.c:12:3" when debug info is
 /// present, otherwise "function 'f'". For messages that mention a second
