@@ -167,6 +167,7 @@ PreservedAnalyses AdjointPass::run(Module &M, ModuleAnalysisManager &MAM) {
 
   removeUnusedEntryPoints(M);
   finalizeMarkerGlobals(M);
+  removeUnusedLibraryModels(M);
   if (PrintAfter)
     M.print(errs(), nullptr);
   stopIfErrorsDropped();

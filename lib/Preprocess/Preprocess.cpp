@@ -40,6 +40,12 @@ constexpr unsigned InlineBudget = 20000;
 /// their loads, and the calls made direct inlined.
 constexpr unsigned MaxIndirectCallRounds = 8;
 
+/// What inlining into one clone has done so far.
+struct InlineProgress {
+  unsigned Added = 0;      ///< Instructions inlined, against the budget.
+  bool ModelsUsed = false; ///< Some call now calls a library model.
+};
+
 /// A call site waiting to be inlined, with the chain of callees whose
 /// inlining exposed it (as LLVM's inliner keeps an inline history).
 struct PendingCall {
@@ -58,18 +64,27 @@ bool inHistory(ArrayRef<std::pair<Function *, int>> History, int Id,
 /// Inlines, into the clone, the calls to functions defined in this module,
 /// so that -O0 code (where nothing was inlined) reaches AD in the same shape
 /// as optimized code. Recursive calls, calls to functions \p KeepCallsTo
-/// keeps, and what exceeds the budget stay calls. \p Added counts the
-/// instructions inlined so far, against the budget. Returns whether
-/// anything was inlined.
+/// keeps, and what exceeds the budget stay calls. \p Progress counts the
+/// instructions inlined so far, against the budget. Calls of library
+/// functions that have a model are redirected to the model first. Returns
+/// whether anything was inlined.
 bool inlineDefinedCallees(Function &Clone, const Function &Original,
                           function_ref<bool(const Function &)> KeepCallsTo,
-                          unsigned &Added) {
+                          InlineProgress &Progress) {
   if (!InlineCallees)
     return false;
   SmallVector<std::pair<Function *, int>, 16> History;
   SmallVector<PendingCall, 16> Worklist;
   auto Enqueue = [&](CallBase *Call, int HistoryId) {
     Function *Callee = Call->getCalledFunction();
+    // A library function with a model, called from an inlined body.
+    if (Callee && Callee->isDeclaration() &&
+        !(KeepCallsTo && KeepCallsTo(*Callee)))
+      if (CallBase *Model = substituteLibraryModel(*Call)) {
+        Progress.ModelsUsed = true;
+        Call = Model;
+        Callee = Model->getCalledFunction();
+      }
     if (Callee && !Callee->isDeclaration() && !Callee->isVarArg() &&
         Callee != &Clone && Callee != &Original &&
         !(KeepCallsTo && KeepCallsTo(*Callee)))
@@ -84,12 +99,12 @@ bool inlineDefinedCallees(Function &Clone, const Function &Original,
     PendingCall P = Worklist.pop_back_val();
     Function *Callee = P.Call->getCalledFunction();
     if (inHistory(History, P.History, Callee) ||
-        Added + Callee->getInstructionCount() > InlineBudget)
+        Progress.Added + Callee->getInstructionCount() > InlineBudget)
       continue;
     InlineFunctionInfo IFI;
     if (!InlineFunction(*P.Call, IFI).isSuccess())
       continue;
-    Added += Callee->getInstructionCount();
+    Progress.Added += Callee->getInstructionCount();
     Inlined = true;
     History.push_back({Callee, P.History});
     for (CallBase *New : IFI.InlinedCallSites)
@@ -186,7 +201,7 @@ void removeLifetimeMarkers(Function &F) {
 /// std::function is loaded after the call to its invoker).
 void inlineCallsThroughStoredPointers(
     Function &Clone, const Function &Original,
-    function_ref<bool(const Function &)> KeepCallsTo, unsigned &Inlined,
+    function_ref<bool(const Function &)> KeepCallsTo, InlineProgress &Inlined,
     FunctionPassManager &FPM, FunctionAnalysisManager &FAM) {
   for (unsigned Round = 0; Round != MaxIndirectCallRounds; ++Round) {
     bool Forwarded = forwardStoredConstants(Clone, FAM);
@@ -212,6 +227,25 @@ FunctionPassManager buildCanonicalizationPipeline() {
   return FPM;
 }
 
+/// For clones into which library models were inlined: the models read
+/// descriptors that the caller filled in on the stack before a loop (flang
+/// computes an array expression, then passes it to the runtime), and fall
+/// back to the real library for the cases they do not model, which takes
+/// the descriptors' addresses. EarlyCSE over MemorySSA forwards the stored
+/// rank and type across the loop, the fallback folds away, and SROA can
+/// then turn the descriptors into registers.
+FunctionPassManager buildDescriptorPipeline() {
+  FunctionPassManager FPM;
+  for (int Round = 0; Round != 2; ++Round) {
+    FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
+    FPM.addPass(InstCombinePass());
+    FPM.addPass(SimplifyCFGPass());
+    FPM.addPass(ADCEPass());
+    FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+  }
+  return FPM;
+}
+
 } // namespace
 
 Function *cloneForDifferentiation(
@@ -225,7 +259,10 @@ Function *cloneForDifferentiation(
   // canonicalization passes skip the clone.
   Clone->removeFnAttr(Attribute::OptimizeNone);
   Clone->removeFnAttr(Attribute::NoInline);
-  unsigned Inlined = 0;
+  InlineProgress Inlined;
+  // Before inlining, so that models are inlined like the program's own
+  // functions (and stay calls like them when inlining is off).
+  Inlined.ModelsUsed = substituteLibraryModels(*Clone, KeepCallsTo);
   inlineDefinedCallees(*Clone, F, KeepCallsTo, Inlined);
   dropUnwindPaths(*Clone);
   rewritePosixMemalign(*Clone);
@@ -239,6 +276,10 @@ Function *cloneForDifferentiation(
   if (CallsThroughPointers)
     inlineCallsThroughStoredPointers(*Clone, F, KeepCallsTo, Inlined, FPM,
                                      FAM);
+  if (Inlined.ModelsUsed) {
+    buildDescriptorPipeline().run(*Clone, FAM);
+    FAM.clear(*Clone, Clone->getName());
+  }
   defineVectorLanes(*Clone);
   canonicalizeLoops(*Clone, FAM);
   FAM.clear(*Clone, Clone->getName());

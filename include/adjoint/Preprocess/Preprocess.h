@@ -19,6 +19,7 @@
 
 namespace llvm {
 class BasicBlock;
+class CallBase;
 class Loop;
 class PHINode;
 } // namespace llvm
@@ -35,6 +36,23 @@ namespace adjoint {
 llvm::Function *cloneForDifferentiation(
     llvm::Function &F, llvm::FunctionAnalysisManager &FAM,
     llvm::function_ref<bool(const llvm::Function &)> KeepCallsTo = {});
+
+/// Library models (LibraryModels.cpp): if the declared function \p Call
+/// calls has a model (a differentiable body that Adjoint carries for a
+/// library without IR, such as flang's runtime), redirects the call to the
+/// model, linked into the module as an internal function on first use, and
+/// returns the new call; otherwise returns null and leaves \p Call alone.
+llvm::CallBase *substituteLibraryModel(llvm::CallBase &Call);
+
+/// substituteLibraryModel on every call of \p F whose callee \p KeepCallsTo
+/// does not name. Returns whether any call was redirected.
+bool substituteLibraryModels(
+    llvm::Function &F,
+    llvm::function_ref<bool(const llvm::Function &)> KeepCallsTo = {});
+
+/// Erases the models of \p M that nothing calls any more (the clones that
+/// called them have been differentiated).
+void removeUnusedLibraryModels(llvm::Module &M);
 
 /// The blocks of \p F from which a `ret` is reachable. Code outside them
 /// only runs on the way to a throw, an abort or an endless loop: the

@@ -1,0 +1,508 @@
+//===- FortranRuntime.cpp - Differentiable models of flang's runtime -------===//
+//
+// Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// flang lowers MATMUL, most reductions and assignments to allocatable arrays
+// to calls into its runtime library (libFortranRuntime), which is native code
+// without IR: AD cannot look inside. This file gives those entry points
+// bodies that AD can differentiate. It is compiled to bitcode when Adjoint is
+// built and embedded in the plugin (lib/Preprocess/LibraryModels.cpp); when a
+// function being differentiated calls `_FortranAX`, the call is redirected to
+// `__adjoint_model__FortranAX` defined here, which is then inlined and
+// differentiated like the user's own code. The program's other calls keep
+// using the real runtime.
+//
+// A model computes what the runtime computes, in the same order, so that the
+// primal results inside a gradient are the program's own (SUM's Kahan
+// summation, MATMUL's sums in ascending order, MAXVAL's handling of NaN).
+// The compile flags (LibraryModels' CMake rule) forbid FMA contraction and
+// vectorization for the same reason, and to keep the IR simple for AD.
+//
+// What a model does not cover, it passes to the real runtime function (the
+// call then stays in the clone, and AD reports it if derivatives reach it).
+//
+// Descriptors are ISO_Fortran_binding.h's CFI_cdesc_t, which is the layout
+// of flang's descriptors. Element (i0, i1, ...) of an array (zero-based) is
+// at base_addr + i0 * dim[0].sm + i1 * dim[1].sm + ...; elements are visited
+// in Fortran's array element order: dimension 0 innermost.
+//
+// Only models and the runtime functions they fall back to are declared
+// extern "C" here; every model is named __adjoint_model_<runtime name>.
+//
+//===----------------------------------------------------------------------===//
+
+#include <ISO_Fortran_binding.h>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+
+using Desc = CFI_cdesc_t;
+using Index = CFI_index_t;
+
+#define MODEL(Name) __adjoint_model__Fortran##Name
+
+extern "C" {
+// The real runtime's entry points that models fall back to.
+void _FortranAAssign(Desc *To, const Desc *From, const char *File, int Line);
+int _FortranAAllocatableAllocate(Desc *A, bool HasStat, const Desc *ErrMsg,
+                                 const char *File, int Line);
+int _FortranAAllocatableDeallocate(Desc *A, bool HasStat, const Desc *ErrMsg,
+                                   const char *File, int Line);
+[[noreturn]] void _FortranAReportFatalUserError(const char *Message,
+                                                const char *File, int Line);
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Walking arrays
+//===----------------------------------------------------------------------===//
+
+// Every access to a descriptor has a constant offset: loops over the
+// dimensions are recursions over a template parameter, which the compiler
+// unrolls. Once a model is inlined where flang built the descriptor on the
+// stack, SROA can then turn the descriptor into registers and fold its rank
+// and type (a variable index into the `dim` array would keep it in memory,
+// and AD would have to give it a shadow).
+
+Index extent(const Desc *A, int K) { return A->dim[K].extent; }
+
+/// Calls \p Visit(K) for K = \p First .. rank - 1, with K a constant in
+/// each call.
+template <int K = 0, typename Fn>
+void forEachDimension(const Desc *A, int First, Fn Visit) {
+  if constexpr (K < CFI_MAX_RANK) {
+    if (K >= A->rank)
+      return;
+    if (K >= First)
+      Visit(K);
+    forEachDimension<K + 1>(A, First, Visit);
+  }
+}
+
+/// The product of the extents of dimensions \p First .. rank - 1.
+Index extentProduct(const Desc *A, int First) {
+  Index N = 1;
+  forEachDimension(A, First, [&](int K) { N *= extent(A, K); });
+  return N;
+}
+
+Index elementCount(const Desc *A) { return extentProduct(A, 0); }
+
+/// Elements along dimension 0: a "column".
+Index columnLength(const Desc *A) { return A->rank == 0 ? 1 : extent(A, 0); }
+Index columnStride(const Desc *A) { return A->rank == 0 ? 0 : A->dim[0].sm; }
+
+/// How many columns (the product of the other extents).
+Index columnCount(const Desc *A) { return extentProduct(A, 1); }
+
+/// Byte offset of column \p C (numbered in array element order).
+Index columnOffset(const Desc *A, Index C) {
+  Index Offset = 0;
+  forEachDimension(A, 1, [&](int K) {
+    // The last dimension needs no division.
+    Index Subscript = K + 1 == A->rank ? C : C % extent(A, K);
+    Offset += Subscript * A->dim[K].sm;
+    C /= extent(A, K);
+  });
+  return Offset;
+}
+
+char *columnStart(const Desc *A, Index C) {
+  return static_cast<char *>(A->base_addr) + columnOffset(A, C);
+}
+
+/// Is element \p I of column \p C of a LOGICAL mask true? Any kind of
+/// LOGICAL: true is any non-zero value. A scalar mask applies to all.
+bool maskAt(const Desc *Mask, Index C, Index I) {
+  if (!Mask)
+    return true;
+  const char *P = static_cast<const char *>(Mask->base_addr);
+  if (Mask->rank != 0)
+    P = columnStart(Mask, C) + I * columnStride(Mask);
+  switch (Mask->elem_len) {
+  case 1:
+    return *reinterpret_cast<const int8_t *>(P) != 0;
+  case 2:
+    return *reinterpret_cast<const int16_t *>(P) != 0;
+  case 4:
+    return *reinterpret_cast<const int32_t *>(P) != 0;
+  default:
+    return *reinterpret_cast<const int64_t *>(P) != 0;
+  }
+}
+
+/// Calls \p Visit on every element of \p A, as T, that \p Mask selects.
+template <typename T, typename Fn>
+void forEachElement(const Desc *A, const Desc *Mask, Fn Visit) {
+  Index Columns = columnCount(A), Length = columnLength(A),
+        Stride = columnStride(A);
+  for (Index C = 0; C < Columns; ++C) {
+    char *Column = columnStart(A, C);
+    for (Index I = 0; I < Length; ++I)
+      if (maskAt(Mask, C, I))
+        Visit(*reinterpret_cast<T *>(Column + I * Stride));
+  }
+}
+
+template <typename T> T &at(const Desc *A, Index I) {
+  return *reinterpret_cast<T *>(static_cast<char *>(A->base_addr) +
+                                I * A->dim[0].sm);
+}
+
+template <typename T> T &at(const Desc *A, Index I, Index J) {
+  return *reinterpret_cast<T *>(static_cast<char *>(A->base_addr) +
+                                I * A->dim[0].sm + J * A->dim[1].sm);
+}
+
+template <typename T> constexpr signed char typeCode();
+template <> constexpr signed char typeCode<float>() { return CFI_type_float; }
+template <> constexpr signed char typeCode<double>() { return CFI_type_double; }
+
+/// Establishes \p R as a freshly allocated, contiguous array of T with lower
+/// bounds 1, as the runtime does for the results of transformational
+/// intrinsics. Its old contents, if any, are not freed: flang passes an
+/// unallocated descriptor and frees the result itself.
+template <typename T>
+void allocateResult(Desc *R, int Rank, Index Extent0, Index Extent1) {
+  R->elem_len = sizeof(T);
+  R->version = CFI_VERSION;
+  R->rank = static_cast<CFI_rank_t>(Rank);
+  R->type = typeCode<T>();
+  R->attribute = CFI_attribute_allocatable;
+  Index Stride = sizeof(T);
+  forEachDimension(R, 0, [&](int K) {
+    R->dim[K].lower_bound = 1;
+    R->dim[K].extent = K == 0 ? Extent0 : Extent1;
+    R->dim[K].sm = Stride;
+    Stride *= R->dim[K].extent;
+  });
+  R->base_addr = std::malloc(Stride > 0 ? Stride : 1);
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions to a scalar: SUM, PRODUCT, MAXVAL, MINVAL, NORM2, DOT_PRODUCT
+//===----------------------------------------------------------------------===//
+
+template <typename T> T sum(const Desc *X, const Desc *Mask) {
+  // Kahan summation, as the runtime does.
+  T Sum = 0, Correction = 0;
+  forEachElement<T>(X, Mask, [&](T V) {
+    T Next = V + Correction;
+    T Old = Sum;
+    Sum += Next;
+    Correction = (Sum - Old) - Next;
+  });
+  return Sum;
+}
+
+template <typename T> T product(const Desc *X, const Desc *Mask) {
+  T Product = 1;
+  forEachElement<T>(X, Mask, [&](T V) { Product *= V; });
+  return Product;
+}
+
+/// MAXVAL (\p IsMax) or MINVAL: the first extreme element; a NaN found
+/// first is replaced by the next element. -HUGE (HUGE) when no element
+/// is selected.
+template <typename T, bool IsMax>
+T extremum(const Desc *X, const Desc *Mask, T Identity) {
+  T Result = Identity;
+  bool Any = false;
+  forEachElement<T>(X, Mask, [&](T V) {
+    if (!Any || Result != Result || (IsMax ? V > Result : V < Result))
+      Result = V;
+    Any = true;
+  });
+  return Result;
+}
+
+/// Floating-point reductions of REAL(4) data that the runtime carries out
+/// in double precision (NORM2, DOT_PRODUCT).
+template <typename T> struct Wide { using Type = T; };
+template <> struct Wide<float> { using Type = double; };
+
+/// NORM2 = M * sqrt(1 + S), where M is the largest magnitude so far and S
+/// the sum of the squares of the others divided by M, so that the squares
+/// neither overflow nor underflow (the runtime's scheme).
+template <typename T> T norm2(const Desc *X) {
+  using W = typename Wide<T>::Type;
+  W Max = 0, Sum = 0;
+  forEachElement<T>(X, nullptr, [&](T V) {
+    W Magnitude = V < 0 ? -W(V) : W(V);
+    if (Max == 0) {
+      Max = Magnitude;
+    } else if (Magnitude > Max) {
+      W Ratio = Max / Magnitude;
+      Sum = Sum * (Ratio * Ratio) + Ratio * Ratio;
+      Max = Magnitude;
+    } else {
+      W Ratio = Magnitude / Max;
+      Sum += Ratio * Ratio;
+    }
+  });
+  return static_cast<T>(Max * __builtin_sqrt(static_cast<double>(1 + Sum)));
+}
+
+template <typename T> T dotProduct(const Desc *X, const Desc *Y) {
+  using W = typename Wide<T>::Type;
+  W Sum = 0;
+  for (Index I = 0, N = extent(X, 0); I < N; ++I)
+    Sum += W(at<T>(X, I)) * W(at<T>(Y, I));
+  return static_cast<T>(Sum);
+}
+
+//===----------------------------------------------------------------------===//
+// MATMUL and MATMUL(TRANSPOSE(A), B)
+//===----------------------------------------------------------------------===//
+
+/// R = op(X) * Y where op(X) is X or, with \p TransposeX, its transpose.
+/// Ranks: matrix * matrix, matrix * vector, vector * matrix (not with
+/// TransposeX). Each element is a sum in ascending order of the inner
+/// index, from zero, as the runtime computes it.
+template <typename T, bool TransposeX>
+void matmul(Desc *R, const Desc *X, const Desc *Y) {
+  if (X->rank == 1) { // Vector * matrix: R(j) = sum_l X(l) Y(l, j).
+    Index Inner = extent(X, 0), Cols = extent(Y, 1);
+    allocateResult<T>(R, 1, Cols, 0);
+    for (Index J = 0; J < Cols; ++J) {
+      T Sum = 0;
+      for (Index L = 0; L < Inner; ++L)
+        Sum += at<T>(X, L) * at<T>(Y, L, J);
+      at<T>(R, J) = Sum;
+    }
+    return;
+  }
+  Index Rows = extent(X, TransposeX ? 1 : 0),
+        Inner = extent(X, TransposeX ? 0 : 1);
+  auto XAt = [&](Index I, Index L) -> T {
+    return TransposeX ? at<T>(X, L, I) : at<T>(X, I, L);
+  };
+  if (Y->rank == 1) { // Matrix * vector: R(i) = sum_l X(i, l) Y(l).
+    allocateResult<T>(R, 1, Rows, 0);
+    for (Index I = 0; I < Rows; ++I) {
+      T Sum = 0;
+      for (Index L = 0; L < Inner; ++L)
+        Sum += XAt(I, L) * at<T>(Y, L);
+      at<T>(R, I) = Sum;
+    }
+    return;
+  }
+  Index Cols = extent(Y, 1);
+  allocateResult<T>(R, 2, Rows, Cols);
+  for (Index J = 0; J < Cols; ++J)
+    for (Index I = 0; I < Rows; ++I) {
+      T Sum = 0;
+      for (Index L = 0; L < Inner; ++L)
+        Sum += XAt(I, L) * at<T>(Y, L, J);
+      at<T>(R, I, J) = Sum;
+    }
+}
+
+//===----------------------------------------------------------------------===//
+// Assignment
+//===----------------------------------------------------------------------===//
+
+bool sameShape(const Desc *A, const Desc *B) {
+  if (A->rank != B->rank)
+    return false;
+  bool Same = true;
+  forEachDimension(A, 0, [&](int K) { Same &= extent(A, K) == extent(B, K); });
+  return Same;
+}
+
+/// The bytes an array's elements span: [Low, High), empty without elements.
+void byteRange(const Desc *A, uintptr_t &Low, uintptr_t &High) {
+  Low = High = reinterpret_cast<uintptr_t>(A->base_addr);
+  if (elementCount(A) <= 0)
+    return;
+  forEachDimension(A, 0, [&](int K) {
+    Index Span = (extent(A, K) - 1) * A->dim[K].sm;
+    (Span < 0 ? Low : High) += Span;
+  });
+  High += A->elem_len;
+}
+
+bool mayOverlap(const Desc *A, const Desc *B) {
+  uintptr_t ALow, AHigh, BLow, BHigh;
+  byteRange(A, ALow, AHigh);
+  byteRange(B, BLow, BHigh);
+  return ALow < BHigh && BLow < AHigh;
+}
+
+/// (Re)allocates the allocatable \p To with the shape and lower bounds of
+/// \p From (Fortran 2003 semantics of intrinsic assignment to an
+/// allocatable), unless it is allocated with that shape already.
+template <typename T> void conformAllocatable(Desc *To, const Desc *From) {
+  if (To->base_addr && sameShape(To, From))
+    return;
+  std::free(To->base_addr);
+  Index Stride = sizeof(T);
+  forEachDimension(From, 0, [&](int K) {
+    To->dim[K].lower_bound = From->dim[K].lower_bound;
+    To->dim[K].extent = extent(From, K);
+    To->dim[K].sm = Stride;
+    Stride *= extent(From, K);
+  });
+  To->base_addr = std::malloc(Stride > 0 ? Stride : 1);
+}
+
+/// Copies the elements of \p From into \p To (same shape, or \p From a
+/// scalar), in array element order.
+template <typename T> void copyElements(const Desc *To, const Desc *From) {
+  Index Columns = columnCount(To), Length = columnLength(To),
+        ToStride = columnStride(To), FromStride = columnStride(From);
+  for (Index C = 0; C < Columns; ++C) {
+    char *ToColumn = columnStart(To, C);
+    const char *FromColumn = From->rank == 0
+                                 ? static_cast<const char *>(From->base_addr)
+                                 : columnStart(From, C);
+    for (Index I = 0; I < Length; ++I)
+      *reinterpret_cast<T *>(ToColumn + I * ToStride) =
+          *reinterpret_cast<const T *>(FromColumn + I * FromStride);
+  }
+}
+
+/// Copies the elements of \p A, in array element order, to or from the
+/// contiguous buffer \p Buffer.
+template <typename T, bool ToBuffer> void transfer(const Desc *A, T *Buffer) {
+  Index Columns = columnCount(A), Length = columnLength(A),
+        Stride = columnStride(A), Next = 0;
+  for (Index C = 0; C < Columns; ++C) {
+    char *Column = columnStart(A, C);
+    for (Index I = 0; I < Length; ++I, ++Next) {
+      T *Element = reinterpret_cast<T *>(Column + I * Stride);
+      if (ToBuffer)
+        Buffer[Next] = *Element;
+      else
+        *Element = Buffer[Next];
+    }
+  }
+}
+
+template <typename T>
+void assign(Desc *To, const Desc *From, const char *File, int Line) {
+  if (From->rank != 0 && To->attribute == CFI_attribute_allocatable)
+    conformAllocatable<T>(To, From);
+  else if (!To->base_addr)
+    _FortranAReportFatalUserError(
+        "assignment to an unallocated allocatable", File, Line);
+  if (From->rank == 0 || !mayOverlap(To, From))
+    return copyElements<T>(To, From);
+  // The sides overlap (X = X(N:1:-1)): read all of the right-hand side
+  // before writing any of the left.
+  Index Count = elementCount(From);
+  T *Buffer = static_cast<T *>(std::malloc((Count > 0 ? Count : 1) * sizeof(T)));
+  transfer<T, true>(From, Buffer);
+  transfer<T, false>(To, Buffer);
+  std::free(Buffer);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The models
+//===----------------------------------------------------------------------===//
+
+extern "C" {
+
+#define REDUCTIONS(Kind, T, Lowest, Highest)                                   \
+  T MODEL(ASumReal##Kind)(const Desc *X, const char *, int, int,               \
+                          const Desc *Mask) {                                  \
+    return sum<T>(X, Mask);                                                    \
+  }                                                                            \
+  T MODEL(AProductReal##Kind)(const Desc *X, const char *, int, int,           \
+                              const Desc *Mask) {                              \
+    return product<T>(X, Mask);                                                \
+  }                                                                            \
+  T MODEL(AMaxvalReal##Kind)(const Desc *X, const char *, int, int,            \
+                             const Desc *Mask) {                               \
+    return extremum<T, true>(X, Mask, Lowest);                                 \
+  }                                                                            \
+  T MODEL(AMinvalReal##Kind)(const Desc *X, const char *, int, int,            \
+                             const Desc *Mask) {                               \
+    return extremum<T, false>(X, Mask, Highest);                               \
+  }                                                                            \
+  T MODEL(ANorm2_##Kind)(const Desc *X, const char *, int, int) {              \
+    return norm2<T>(X);                                                        \
+  }                                                                            \
+  T MODEL(ADotProductReal##Kind)(const Desc *X, const Desc *Y, const char *,   \
+                                 int) {                                        \
+    return dotProduct<T>(X, Y);                                                \
+  }                                                                            \
+  void MODEL(AMatmulReal##Kind##Real##Kind)(Desc *R, const Desc *X,           \
+                                            const Desc *Y, const char *,       \
+                                            int) {                             \
+    matmul<T, false>(R, X, Y);                                                 \
+  }                                                                            \
+  void MODEL(AMatmulTransposeReal##Kind##Real##Kind)(                          \
+      Desc *R, const Desc *X, const Desc *Y, const char *, int) {             \
+    matmul<T, true>(R, X, Y);                                                  \
+  }
+
+REDUCTIONS(4, float, -__FLT_MAX__, __FLT_MAX__)
+REDUCTIONS(8, double, -__DBL_MAX__, __DBL_MAX__)
+
+/// Intrinsic assignment of REAL arrays (to allocatables, with reallocation);
+/// other types, which carry no derivatives, go to the runtime.
+void MODEL(AAssign)(Desc *To, const Desc *From, const char *File, int Line) {
+  switch (From->type) {
+  case CFI_type_float:
+    return assign<float>(To, From, File, Line);
+  case CFI_type_double:
+    return assign<double>(To, From, File, Line);
+  default:
+    return _FortranAAssign(To, From, File, Line);
+  }
+}
+
+/// ALLOCATE(A(...)) with STAT= or ERRMSG=, of intrinsic types: flang sets
+/// the bounds with AllocatableSetBounds first. The runtime's allocation is
+/// malloc, and DEALLOCATE (or the end of the scope) frees with free.
+int MODEL(AAllocatableAllocate)(Desc *A, bool HasStat, const Desc *ErrMsg,
+                                const char *File, int Line) {
+  if (A->type == CFI_type_struct || A->type == CFI_type_other)
+    return _FortranAAllocatableAllocate(A, HasStat, ErrMsg, File, Line);
+  if (A->base_addr) {
+    if (HasStat)
+      return CFI_ERROR_BASE_ADDR_NOT_NULL;
+    _FortranAReportFatalUserError("ALLOCATE of an allocated allocatable",
+                                  File, Line);
+  }
+  Index Stride = A->elem_len;
+  forEachDimension(A, 0, [&](int K) {
+    A->dim[K].sm = Stride;
+    Stride *= extent(A, K);
+  });
+  A->base_addr = std::malloc(Stride > 0 ? Stride : 1);
+  return 0;
+}
+
+void MODEL(AAllocatableSetBounds)(Desc *A, int ZeroBasedDim, Index Lower,
+                                  Index Upper) {
+  forEachDimension(A, 0, [&](int K) {
+    if (K != ZeroBasedDim)
+      return;
+    A->dim[K].lower_bound = Lower;
+    A->dim[K].extent = Upper >= Lower ? Upper - Lower + 1 : 0;
+  });
+}
+
+int MODEL(AAllocatableDeallocate)(Desc *A, bool HasStat, const Desc *ErrMsg,
+                                  const char *File, int Line) {
+  if (A->type == CFI_type_struct || A->type == CFI_type_other)
+    return _FortranAAllocatableDeallocate(A, HasStat, ErrMsg, File, Line);
+  if (!A->base_addr) {
+    if (HasStat)
+      return CFI_ERROR_BASE_ADDR_NULL;
+    _FortranAReportFatalUserError("DEALLOCATE of an unallocated allocatable",
+                                  File, Line);
+  }
+  std::free(A->base_addr);
+  A->base_addr = nullptr;
+  return 0;
+}
+
+} // extern "C"
