@@ -115,27 +115,53 @@ std::optional<ArgActivity> markerActivity(StringRef Name) {
 
 namespace {
 
+/// The only store into the local slot \p Slot, if every other use of it
+/// only reads (loads, or zero-offset casts and GEPs that only reach loads).
+StoreInst *onlyStoreInto(const AllocaInst &Slot) {
+  StoreInst *OnlyStore = nullptr;
+  SmallVector<const Value *, 4> Worklist = {&Slot};
+  while (!Worklist.empty()) {
+    const Value *P = Worklist.pop_back_val();
+    for (const User *U : P->users()) {
+      if (isa<LoadInst>(U) || U->isDroppable())
+        continue;
+      // Fortran's type(c_funptr) is a struct: its field is reached through
+      // a GEP of zeros.
+      if (isa<BitCastInst, GetElementPtrInst>(U) &&
+          U->stripPointerCasts() == &Slot) {
+        Worklist.push_back(U);
+        continue;
+      }
+      auto *Store = dyn_cast<StoreInst>(U);
+      if (!Store || Store->getPointerOperand() != P || OnlyStore)
+        return nullptr; // Escapes, or written more than once.
+      OnlyStore = const_cast<StoreInst *>(Store);
+    }
+  }
+  return OnlyStore;
+}
+
 /// At -O0 values reach the call through stack slots: `void *fp = f;` or the
 /// parameters of an inlined helper. Follows a load from a local slot that is
-/// stored exactly once back to the stored value.
+/// stored exactly once back to the stored value. Fortran's c_funloc(f) is a
+/// type(c_funptr), which holds the address as an integer: it is stored as
+/// a ptrtoint and comes back through an inttoptr, both looked through.
 Value *lookThroughLocalCopies(Value *V) {
   for (unsigned Depth = 0; Depth != 8; ++Depth) {
     V = V->stripPointerCasts();
+    if (auto *Cast = dyn_cast<IntToPtrInst>(V))
+      V = Cast->getOperand(0);
+    if (auto *Cast = dyn_cast<PtrToIntOperator>(V)) {
+      V = Cast->getPointerOperand();
+      continue;
+    }
     auto *Load = dyn_cast<LoadInst>(V);
     auto *Slot = Load ? dyn_cast<AllocaInst>(
                             Load->getPointerOperand()->stripPointerCasts())
                       : nullptr;
     if (!Slot || Load->isVolatile())
       return V;
-    StoreInst *OnlyStore = nullptr;
-    for (User *U : Slot->users()) {
-      if (isa<LoadInst>(U) || U->isDroppable())
-        continue;
-      auto *Store = dyn_cast<StoreInst>(U);
-      if (!Store || Store->getPointerOperand() != Slot || OnlyStore)
-        return V; // Escapes, or written more than once.
-      OnlyStore = Store;
-    }
+    StoreInst *OnlyStore = onlyStoreInto(*Slot);
     if (!OnlyStore)
       return V;
     V = OnlyStore->getValueOperand();
