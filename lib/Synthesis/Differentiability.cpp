@@ -395,12 +395,53 @@ bool DifferentiabilityChecker::checkStoredValue(const Instruction &Store,
 }
 
 /// Functions that only print or report what they are given: a derivative
-/// that reaches them goes nowhere.
+/// that reaches them goes nowhere. flang's PRINT and WRITE pass each item
+/// to one of the Fortran runtime's _FortranAioOutput* functions.
 bool isKnownOutputOnly(StringRef Name) {
+  if (Name.starts_with("_FortranAioOutput"))
+    return true;
   return StringSwitch<bool>(Name)
       .Cases("printf", "fprintf", "vprintf", "vfprintf", "puts", "fputs", true)
       .Cases("putchar", "fputc", "fwrite", "fflush", "perror", true)
       .Default(false);
+}
+
+/// Which Fortran operation a function of flang's runtime implements, by
+/// the start of its name after `_FortranA` (MatmulReal8Real8, SumDim,
+/// CshiftVector, ...), for messages.
+constexpr std::pair<StringLiteral, StringLiteral> FortranRuntimeOperations[] = {
+    {"Matmul", "MATMUL"},       {"DotProduct", "DOT_PRODUCT"},
+    {"Sum", "SUM"},             {"Product", "PRODUCT"},
+    {"Maxval", "MAXVAL"},       {"Minval", "MINVAL"},
+    {"Maxloc", "MAXLOC"},       {"Minloc", "MINLOC"},
+    {"Findloc", "FINDLOC"},     {"Norm2", "NORM2"},
+    {"Cshift", "CSHIFT"},       {"Eoshift", "EOSHIFT"},
+    {"Spread", "SPREAD"},       {"Reshape", "RESHAPE"},
+    {"Transpose", "TRANSPOSE"}, {"Pack", "PACK"},
+    {"Unpack", "UNPACK"},       {"Assign", "an array assignment"},
+    {"CopyIn", "a copy-in"},    {"CopyOut", "a copy-out"},
+    {"Allocatable", "ALLOCATE"}, {"Pointer", "a pointer operation"},
+    {"io", "I/O"},
+};
+
+/// The message for a call into flang's runtime (`_FortranA...`) that AD
+/// cannot differentiate: the runtime is native code without IR, and
+/// Adjoint models only some of it (Preprocess/models/FortranRuntime.cpp).
+std::optional<std::string> fortranRuntimeMessage(const Function *Callee) {
+  StringRef Name = Callee ? Callee->getName() : StringRef();
+  if (!Name.consume_front("_FortranA"))
+    return std::nullopt;
+  std::string Operation;
+  for (const auto &[Prefix, Fortran] : FortranRuntimeOperations)
+    if (Name.starts_with(Prefix)) {
+      Operation = (" (" + Fortran + ")").str();
+      break;
+    }
+  return "'" + Callee->getName().str() + "'" + Operation +
+         " is a function of the Fortran runtime that Adjoint cannot "
+         "differentiate through yet; write the operation with loops or "
+         "array expressions in the differentiated code, or keep the data it "
+         "reads out of the derivative (enzyme_const)";
 }
 
 void DifferentiabilityChecker::checkCall(const CallBase &Call) {
@@ -450,6 +491,8 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
       return;
     if (const auto *MT = dyn_cast<MemTransferInst>(&Call))
       return checkMemTransfer(*MT);
+    if (std::optional<std::string> Message = fortranRuntimeMessage(Callee))
+      return fail(Call, *Message);
     return fail(Call, "call to " +
                           (Callee ? "'" + demangle(Callee->getName()) + "'"
                                   : std::string("a function pointer")) +
@@ -466,6 +509,8 @@ void DifferentiabilityChecker::checkCall(const CallBase &Call) {
   if (Callee->isIntrinsic())
     return fail(Call, "the intrinsic '" + Callee->getName() +
                           "' has no derivative rule yet");
+  if (std::optional<std::string> Message = fortranRuntimeMessage(Callee))
+    return fail(Call, *Message);
   if (Callee->isDeclaration())
     return fail(Call, "call to external function '" +
                           demangle(Callee->getName()) +
