@@ -19,6 +19,11 @@
 #                    the layout of an installed prefix), for test/Integration
 #   %adjoint-src     the source directory (examples/)
 #   %cmake, %ctest   the cmake that configured this build, its ctest
+# With flang (feature "flang"; test/Fortran needs it):
+#   %flang-adjoint   flang-new-19 with the plugin on the optimization pipeline
+#   %flang           plain flang-new-19
+#   %fortran-runtime the link flags of flang's runtime, for programs linked
+#                    by clang
 import os
 import shutil
 import lit.formats
@@ -62,6 +67,14 @@ config.substitutions.append(("%ctest", config.ctest))
 # A compiler that cannot load the plugin, for the configure-time checks.
 if shutil.which("gcc"):
     config.available_features.add("gcc")
+if config.flang and not config.flang.endswith("NOTFOUND"):
+    config.available_features.add("flang")
+    config.substitutions.append(
+        ("%flang-adjoint", f"{config.flang} -fpass-plugin={config.adjoint_plugin}"))
+    config.substitutions.append(("%flang", config.flang))
+    config.substitutions.append(
+        ("%fortran-runtime",
+         f"-L{config.llvm_lib_dir} -lFortranRuntime -lFortranDecimal -lm"))
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("not ", config.not_tool + " "))
 
