@@ -54,8 +54,10 @@ public:
   StoredConstantFinder(MemorySSA &MSSA, BatchAAResults &AA)
       : MSSA(MSSA), AA(AA) {}
 
-  Constant *find(LoadInst &Load) {
-    if (!Load.isSimple() || !Load.getType()->isPointerTy())
+  Constant *find(LoadInst &Load, bool IntegersToo) {
+    Type *Ty = Load.getType();
+    if (!Load.isSimple() ||
+        !(Ty->isPointerTy() || (IntegersToo && Ty->isIntegerTy())))
       return nullptr;
     Visited.clear();
     Budget = WalkBudget;
@@ -123,7 +125,8 @@ bool hasIndirectCalls(const Function &F) {
   return false;
 }
 
-bool forwardStoredConstants(Function &F, FunctionAnalysisManager &FAM) {
+bool forwardStoredConstants(Function &F, FunctionAnalysisManager &FAM,
+                            bool IntegersToo) {
   MemorySSA &MSSA = FAM.getResult<MemorySSAAnalysis>(F).getMSSA();
   DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   EarliestEscapeInfo Escapes(DT);
@@ -132,7 +135,7 @@ bool forwardStoredConstants(Function &F, FunctionAnalysisManager &FAM) {
   SmallVector<std::pair<LoadInst *, Constant *>, 8> Known;
   for (Instruction &I : instructions(F))
     if (auto *Load = dyn_cast<LoadInst>(&I))
-      if (Constant *C = Finder.find(*Load))
+      if (Constant *C = Finder.find(*Load, IntegersToo))
         Known.push_back({Load, C});
   for (auto [Load, C] : Known) {
     Load->replaceAllUsesWith(C);

@@ -74,6 +74,37 @@ const StringSet<> &modeledFunctions() {
   return Names;
 }
 
+/// Marks the calls a model makes: a model falls back to the real library
+/// function for what it does not cover, and that call must stay one (it
+/// would otherwise be redirected to the model again, a recursion).
+constexpr StringLiteral ModelCallMD = "adjoint.model.call";
+
+/// Prepares the calls in a linked model. flang declares the runtime
+/// functions that return nothing as returning `{}`; a model's calls of them
+/// are `void` calls, which would call a declaration of another type once
+/// linked, an indirect call as far as AD is concerned: they get the
+/// declaration's type.
+void prepareModelCalls(Function &F) {
+  LLVMContext &Ctx = F.getContext();
+  for (Instruction &I : make_early_inc_range(instructions(F))) {
+    auto *Call = dyn_cast<CallInst>(&I);
+    if (!Call)
+      continue;
+    Call->setMetadata(ModelCallMD, MDNode::get(Ctx, {}));
+    auto *Callee = dyn_cast<Function>(Call->getCalledOperand());
+    if (!Callee || Callee->getFunctionType() == Call->getFunctionType() ||
+        !Call->getType()->isVoidTy() ||
+        Callee->getFunctionType()->params() !=
+            Call->getFunctionType()->params())
+      continue;
+    SmallVector<Value *, 8> Args(Call->args());
+    auto *New = CallInst::Create(Callee, Args, "", Call->getIterator());
+    New->copyMetadata(*Call);
+    New->setAttributes(Call->getAttributes());
+    Call->eraseFromParent();
+  }
+}
+
 /// The model of \p Callee in \p M, linked in (internal) if it is not there
 /// yet; null if there is none.
 Function *getOrLinkModel(Module &M, const Function &Callee) {
@@ -107,6 +138,7 @@ Function *getOrLinkModel(Module &M, const Function &Callee) {
     // Whatever CPU the user's code is compiled for; models ask for none.
     for (StringRef Attr : {"target-cpu", "target-features", "tune-cpu"})
       F.removeFnAttr(Attr);
+    prepareModelCalls(F);
   }
   Function *Model = M.getFunction(Name);
   return Model && !Model->isDeclaration() ? Model : nullptr;
@@ -132,7 +164,8 @@ bool callFits(const CallBase &Call, const Function &Model) {
 
 CallBase *substituteLibraryModel(CallBase &Call) {
   Function *Callee = Call.getCalledFunction();
-  if (!Callee || !Callee->isDeclaration() || !isa<CallInst>(Call))
+  if (!Callee || !Callee->isDeclaration() || !isa<CallInst>(Call) ||
+      Call.hasMetadata(ModelCallMD))
     return nullptr;
   Function *Model = getOrLinkModel(*Call.getModule(), *Callee);
   if (!Model || !callFits(Call, *Model))

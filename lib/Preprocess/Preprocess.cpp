@@ -228,22 +228,28 @@ FunctionPassManager buildCanonicalizationPipeline() {
 }
 
 /// For clones into which library models were inlined: the models read
-/// descriptors that the caller filled in on the stack before a loop (flang
-/// computes an array expression, then passes it to the runtime), and fall
-/// back to the real library for the cases they do not model, which takes
-/// the descriptors' addresses. EarlyCSE over MemorySSA forwards the stored
-/// rank and type across the loop, the fallback folds away, and SROA can
-/// then turn the descriptors into registers.
-FunctionPassManager buildDescriptorPipeline() {
+/// descriptors that flang filled in on the stack before a loop (it computes
+/// an array expression, then passes it to the runtime), and fall back to
+/// the real library for the types they do not model, which takes the
+/// descriptors' addresses. Forwarding the stored rank and type (MemorySSA
+/// with escape information: the descriptor escapes only at the fallback)
+/// lets the fallback fold away, and SROA can then turn the descriptors
+/// into registers.
+void canonicalizeDescriptors(Function &Clone, FunctionAnalysisManager &FAM) {
   FunctionPassManager FPM;
+  FPM.addPass(InstCombinePass());
+  FPM.addPass(SimplifyCFGPass());
+  FPM.addPass(ADCEPass());
+  FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+  FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
+  FPM.addPass(InstCombinePass());
+  FPM.addPass(SimplifyCFGPass());
   for (int Round = 0; Round != 2; ++Round) {
-    FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
-    FPM.addPass(InstCombinePass());
-    FPM.addPass(SimplifyCFGPass());
-    FPM.addPass(ADCEPass());
-    FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+    if (!forwardStoredConstants(Clone, FAM, /*IntegersToo=*/true))
+      return;
+    FPM.run(Clone, FAM);
+    FAM.clear(Clone, Clone.getName());
   }
-  return FPM;
 }
 
 } // namespace
@@ -276,10 +282,8 @@ Function *cloneForDifferentiation(
   if (CallsThroughPointers)
     inlineCallsThroughStoredPointers(*Clone, F, KeepCallsTo, Inlined, FPM,
                                      FAM);
-  if (Inlined.ModelsUsed) {
-    buildDescriptorPipeline().run(*Clone, FAM);
-    FAM.clear(*Clone, Clone->getName());
-  }
+  if (Inlined.ModelsUsed)
+    canonicalizeDescriptors(*Clone, FAM);
   defineVectorLanes(*Clone);
   canonicalizeLoops(*Clone, FAM);
   FAM.clear(*Clone, Clone->getName());

@@ -74,9 +74,12 @@ bool hasIndirectCalls(const llvm::Function &F);
 /// Replaces each load in \p F of a pointer that \p F itself stored as a
 /// constant (a function, a vtable, null; as MemorySSA tells: the last store
 /// to the location loaded writes exactly it) by that constant
-/// (IndirectCalls.cpp). Returns whether any was replaced.
+/// (IndirectCalls.cpp); with \p IntegersToo, loads of integers as well (the
+/// rank and type that flang stores into a descriptor). Returns whether any
+/// was replaced.
 bool forwardStoredConstants(llvm::Function &F,
-                            llvm::FunctionAnalysisManager &FAM);
+                            llvm::FunctionAnalysisManager &FAM,
+                            bool IntegersToo = false);
 
 class FunctionTypeInfo;
 

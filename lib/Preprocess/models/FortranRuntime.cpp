@@ -46,6 +46,8 @@ using Index = CFI_index_t;
 extern "C" {
 // The real runtime's entry points that models fall back to.
 void _FortranAAssign(Desc *To, const Desc *From, const char *File, int Line);
+void _FortranATranspose(Desc *Result, const Desc *Matrix, const char *File,
+                        int Line);
 int _FortranAAllocatableAllocate(Desc *A, bool HasStat, const Desc *ErrMsg,
                                  const char *File, int Line);
 int _FortranAAllocatableDeallocate(Desc *A, bool HasStat, const Desc *ErrMsg,
@@ -60,26 +62,28 @@ namespace {
 // Walking arrays
 //===----------------------------------------------------------------------===//
 
-// Every access to a descriptor has a constant offset: loops over the
-// dimensions are recursions over a template parameter, which the compiler
-// unrolls. Once a model is inlined where flang built the descriptor on the
-// stack, SROA can then turn the descriptor into registers and fold its rank
-// and type (a variable index into the `dim` array would keep it in memory,
-// and AD would have to give it a shadow).
+// Ranks up to 2 are spelled out with constant indices into `dim`; only
+// higher ranks loop over the dimensions. Once a model is inlined where flang
+// built the descriptor on the stack with a constant rank, the loop folds
+// away, and SROA can turn the descriptor into registers (a variable index
+// into `dim` would keep it in memory, where AD would have to give it a
+// shadow).
 
 Index extent(const Desc *A, int K) { return A->dim[K].extent; }
 
-/// Calls \p Visit(K) for K = \p First .. rank - 1, with K a constant in
-/// each call.
-template <int K = 0, typename Fn>
+/// Calls \p Visit(K) for K = \p First .. rank - 1.
+template <typename Fn>
 void forEachDimension(const Desc *A, int First, Fn Visit) {
-  if constexpr (K < CFI_MAX_RANK) {
-    if (K >= A->rank)
-      return;
-    if (K >= First)
+  int Rank = A->rank;
+  if (Rank > 2) {
+    for (int K = First; K < Rank; ++K)
       Visit(K);
-    forEachDimension<K + 1>(A, First, Visit);
+    return;
   }
+  if (First <= 0 && Rank > 0)
+    Visit(0);
+  if (First <= 1 && Rank > 1)
+    Visit(1);
 }
 
 /// The product of the extents of dimensions \p First .. rank - 1.
@@ -255,7 +259,7 @@ template <typename T> T dotProduct(const Desc *X, const Desc *Y) {
 }
 
 //===----------------------------------------------------------------------===//
-// MATMUL and MATMUL(TRANSPOSE(A), B)
+// MATMUL, MATMUL(TRANSPOSE(A), B) and TRANSPOSE
 //===----------------------------------------------------------------------===//
 
 /// R = op(X) * Y where op(X) is X or, with \p TransposeX, its transpose.
@@ -301,6 +305,15 @@ void matmul(Desc *R, const Desc *X, const Desc *Y) {
     }
 }
 
+/// R = transpose(M), a new array.
+template <typename T> void transpose(Desc *R, const Desc *M) {
+  Index Rows = extent(M, 0), Cols = extent(M, 1);
+  allocateResult<T>(R, 2, Cols, Rows);
+  for (Index J = 0; J < Rows; ++J)
+    for (Index I = 0; I < Cols; ++I)
+      at<T>(R, I, J) = at<T>(M, J, I);
+}
+
 //===----------------------------------------------------------------------===//
 // Assignment
 //===----------------------------------------------------------------------===//
@@ -335,11 +348,11 @@ bool mayOverlap(const Desc *A, const Desc *B) {
 /// (Re)allocates the allocatable \p To with the shape and lower bounds of
 /// \p From (Fortran 2003 semantics of intrinsic assignment to an
 /// allocatable), unless it is allocated with that shape already.
-template <typename T> void conformAllocatable(Desc *To, const Desc *From) {
+void conformAllocatable(Desc *To, const Desc *From) {
   if (To->base_addr && sameShape(To, From))
     return;
   std::free(To->base_addr);
-  Index Stride = sizeof(T);
+  Index Stride = From->elem_len;
   forEachDimension(From, 0, [&](int K) {
     To->dim[K].lower_bound = From->dim[K].lower_bound;
     To->dim[K].extent = extent(From, K);
@@ -349,9 +362,19 @@ template <typename T> void conformAllocatable(Desc *To, const Desc *From) {
   To->base_addr = std::malloc(Stride > 0 ? Stride : 1);
 }
 
+/// Copies a REAL element as what it is, a float or a double, so that AD
+/// sees what moves. (Once the model is inlined, the type is usually a
+/// constant and the test folds away.)
+void copyReal(char *To, const char *From, bool Double) {
+  if (Double)
+    *reinterpret_cast<double *>(To) = *reinterpret_cast<const double *>(From);
+  else
+    *reinterpret_cast<float *>(To) = *reinterpret_cast<const float *>(From);
+}
+
 /// Copies the elements of \p From into \p To (same shape, or \p From a
 /// scalar), in array element order.
-template <typename T> void copyElements(const Desc *To, const Desc *From) {
+void copyElements(const Desc *To, const Desc *From, bool Double) {
   Index Columns = columnCount(To), Length = columnLength(To),
         ToStride = columnStride(To), FromStride = columnStride(From);
   for (Index C = 0; C < Columns; ++C) {
@@ -360,43 +383,43 @@ template <typename T> void copyElements(const Desc *To, const Desc *From) {
                                  ? static_cast<const char *>(From->base_addr)
                                  : columnStart(From, C);
     for (Index I = 0; I < Length; ++I)
-      *reinterpret_cast<T *>(ToColumn + I * ToStride) =
-          *reinterpret_cast<const T *>(FromColumn + I * FromStride);
+      copyReal(ToColumn + I * ToStride, FromColumn + I * FromStride, Double);
   }
 }
 
 /// Copies the elements of \p A, in array element order, to or from the
 /// contiguous buffer \p Buffer.
-template <typename T, bool ToBuffer> void transfer(const Desc *A, T *Buffer) {
+void transfer(const Desc *A, char *Buffer, bool ToBuffer, bool Double) {
   Index Columns = columnCount(A), Length = columnLength(A),
-        Stride = columnStride(A), Next = 0;
+        Stride = columnStride(A), Size = A->elem_len;
   for (Index C = 0; C < Columns; ++C) {
     char *Column = columnStart(A, C);
-    for (Index I = 0; I < Length; ++I, ++Next) {
-      T *Element = reinterpret_cast<T *>(Column + I * Stride);
+    for (Index I = 0; I < Length; ++I, Buffer += Size) {
+      char *Element = Column + I * Stride;
       if (ToBuffer)
-        Buffer[Next] = *Element;
+        copyReal(Buffer, Element, Double);
       else
-        *Element = Buffer[Next];
+        copyReal(Element, Buffer, Double);
     }
   }
 }
 
-template <typename T>
-void assign(Desc *To, const Desc *From, const char *File, int Line) {
+/// Intrinsic assignment of a REAL array or scalar \p From to \p To.
+void assignReal(Desc *To, const Desc *From, bool Double, const char *File,
+                int Line) {
   if (From->rank != 0 && To->attribute == CFI_attribute_allocatable)
-    conformAllocatable<T>(To, From);
+    conformAllocatable(To, From);
   else if (!To->base_addr)
     _FortranAReportFatalUserError(
         "assignment to an unallocated allocatable", File, Line);
   if (From->rank == 0 || !mayOverlap(To, From))
-    return copyElements<T>(To, From);
+    return copyElements(To, From, Double);
   // The sides overlap (X = X(N:1:-1)): read all of the right-hand side
   // before writing any of the left.
-  Index Count = elementCount(From);
-  T *Buffer = static_cast<T *>(std::malloc((Count > 0 ? Count : 1) * sizeof(T)));
-  transfer<T, true>(From, Buffer);
-  transfer<T, false>(To, Buffer);
+  Index Bytes = elementCount(From) * From->elem_len;
+  char *Buffer = static_cast<char *>(std::malloc(Bytes > 0 ? Bytes : 1));
+  transfer(From, Buffer, /*ToBuffer=*/true, Double);
+  transfer(To, Buffer, /*ToBuffer=*/false, Double);
   std::free(Buffer);
 }
 
@@ -445,17 +468,25 @@ extern "C" {
 REDUCTIONS(4, float, -__FLT_MAX__, __FLT_MAX__)
 REDUCTIONS(8, double, -__DBL_MAX__, __DBL_MAX__)
 
+/// TRANSPOSE of a REAL matrix into a new array; other types, which carry
+/// no derivatives, go to the runtime.
+void MODEL(ATranspose)(Desc *R, const Desc *M, const char *File, int Line) {
+  switch (M->type) {
+  case CFI_type_float:
+    return transpose<float>(R, M);
+  case CFI_type_double:
+    return transpose<double>(R, M);
+  default:
+    return _FortranATranspose(R, M, File, Line);
+  }
+}
+
 /// Intrinsic assignment of REAL arrays (to allocatables, with reallocation);
 /// other types, which carry no derivatives, go to the runtime.
 void MODEL(AAssign)(Desc *To, const Desc *From, const char *File, int Line) {
-  switch (From->type) {
-  case CFI_type_float:
-    return assign<float>(To, From, File, Line);
-  case CFI_type_double:
-    return assign<double>(To, From, File, Line);
-  default:
-    return _FortranAAssign(To, From, File, Line);
-  }
+  if (From->type == CFI_type_float || From->type == CFI_type_double)
+    return assignReal(To, From, From->type == CFI_type_double, File, Line);
+  _FortranAAssign(To, From, File, Line);
 }
 
 /// ALLOCATE(A(...)) with STAT= or ERRMSG=, of intrinsic types: flang sets

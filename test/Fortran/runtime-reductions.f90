@@ -1,0 +1,107 @@
+! Reductions that flang lowers to calls into its runtime (all of them at
+! -O0; at -O2 those with masks, rank 2, or NORM2, PRODUCT, MINVAL), which
+! the plugin replaces by its models: SUM (with MASK), PRODUCT, MAXVAL,
+! MINVAL (with MASK), NORM2, DOT_PRODUCT, in REAL(8) and REAL(4). Checks
+! the gradients against their closed forms, and that the value computed
+! inside the gradient is bit for bit the runtime's (Kahan summation in SUM,
+! NORM2's scaling, double accumulation for REAL(4) DOT_PRODUCT).
+! RUN: mkdir -p %t.mod
+! RUN: %flang-adjoint -O0 -module-dir %t.mod %s -o %t0
+! RUN: %t0 | FileCheck %s
+! RUN: %flang-adjoint -O2 -module-dir %t.mod %s -o %t2
+! RUN: %t2 | FileCheck %s
+! CHECK: real(8) value ok
+! CHECK-NEXT: real(8) gradient ok
+! CHECK-NEXT: real(4) value ok
+! CHECK-NEXT: real(4) gradient ok
+! CHECK-NEXT: empty mask ok
+
+module reductions
+  use iso_c_binding
+  implicit none
+
+  interface
+    subroutine autodiff8(f, x, dx, m, dm, r, dr) bind(C, name="__enzyme_autodiff")
+      import :: c_double, c_funptr
+      type(c_funptr), value :: f
+      real(c_double) :: x(:), dx(:), m(:, :), dm(:, :), r, dr
+    end subroutine
+    subroutine autodiff4(f, x, dx, m, dm, r, dr) bind(C, name="__enzyme_autodiff4")
+      import :: c_float, c_funptr
+      type(c_funptr), value :: f
+      real(c_float) :: x(:), dx(:), m(:, :), dm(:, :), r, dr
+    end subroutine
+  end interface
+
+contains
+
+  subroutine red8(x, m, r)
+    real(c_double), intent(in) :: x(:), m(:, :)
+    real(c_double), intent(out) :: r
+    r = sum(x, mask=x > 0) + product(x) + maxval(m) + &
+        minval(m, mask=m > 0) + norm2(m) + dot_product(x, m(:, 2)) + sum(m)
+  end subroutine
+
+  subroutine red4(x, m, r)
+    real(c_float), intent(in) :: x(:), m(:, :)
+    real(c_float), intent(out) :: r
+    r = sum(x, mask=x > 0) + product(x) + maxval(m) + &
+        minval(m, mask=m > 0) + norm2(m) + dot_product(x, m(:, 2)) + sum(m)
+  end subroutine
+
+  ! No element selected: MAXVAL is -HUGE, and nothing has a derivative.
+  subroutine nothing(x, m, r)
+    real(c_double), intent(in) :: x(:), m(:, :)
+    real(c_double), intent(out) :: r
+    r = maxval(x, mask=x > 100) + sum(m, mask=m > 100)
+  end subroutine
+end module
+
+program main
+  use reductions
+  implicit none
+  integer, parameter :: n = 5
+  real(c_double) :: x(n), dx(n), m(n, 3), dm(n, 3), r, dr, want, gx(n), gm(n, 3)
+  real(c_float) :: x4(n), dx4(n), m4(n, 3), dm4(n, 3), r4, dr4, want4
+  integer :: i, j, big(2), small(2)
+
+  do i = 1, n
+    x(i) = 0.4d0 * i - 1.1d0 + 0.01d0 * i * i
+    do j = 1, 3
+      m(i, j) = sin(1.3d0 * i + 0.7d0 * j)
+    end do
+  end do
+
+  call red8(x, m, want)
+  dx = 0; dm = 0; dr = 1
+  call autodiff8(c_funloc(red8), x, dx, m, dm, r, dr)
+  if (r == want .and. dr == 0) print *, 'real(8) value ok'
+  ! The closed forms: d sum(x, x > 0) = [x > 0]; d product = product / x_i;
+  ! MAXVAL and MINVAL send 1 to the element they pick; d norm2 = m / norm2;
+  ! d dot_product = the other vector; d sum(m) = 1.
+  gx = merge(1d0, 0d0, x > 0) + product(x) / x + m(:, 2)
+  big = maxloc(m)
+  small = minloc(m, mask=m > 0)
+  gm = m / norm2(m) + 1
+  gm(big(1), big(2)) = gm(big(1), big(2)) + 1
+  gm(small(1), small(2)) = gm(small(1), small(2)) + 1
+  gm(:, 2) = gm(:, 2) + x
+  if (maxval(abs(dx - gx)) < 1d-13 .and. maxval(abs(dm - gm)) < 1d-13) then
+    print *, 'real(8) gradient ok'
+  else
+    print *, 'real(8) gradient wrong:', dx, gx, dm, gm
+  end if
+
+  x4 = real(x, c_float)
+  m4 = real(m, c_float)
+  call red4(x4, m4, want4)
+  dx4 = 0; dm4 = 0; dr4 = 1
+  call autodiff4(c_funloc(red4), x4, dx4, m4, dm4, r4, dr4)
+  if (r4 == want4) print *, 'real(4) value ok'
+  if (maxval(abs(dx4 - real(gx, c_float))) < 1e-5 .and. &
+      maxval(abs(dm4 - real(gm, c_float))) < 1e-5) print *, 'real(4) gradient ok'
+
+  dx = 0; dm = 0; dr = 1
+  call autodiff8(c_funloc(nothing), x, dx, m, dm, r, dr)
+  if (r == -huge(r) .and. all(dx == 0) .and. all(dm == 0)) print *, 'empty mask ok'
+end program
