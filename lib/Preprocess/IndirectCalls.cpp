@@ -28,6 +28,7 @@
 #include "adjoint/Preprocess/Preprocess.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/MemorySSA.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
@@ -39,11 +40,28 @@ namespace adjoint {
 
 namespace {
 
-/// How many memory accesses one query may visit.
+/// How many memory accesses one query may visit. Descriptors are read
+/// after the loops that compute array expressions (a model of the Fortran
+/// runtime reads the type flang stored before them): their queries may go
+/// further, and there are few of them.
 constexpr unsigned WalkBudget = 256;
+constexpr unsigned DescriptorWalkBudget = 8192;
+
+/// Can \p V replace a load anywhere in its function? Constants can; with
+/// \p Descriptors, so can arguments and the entry block's stack slots.
+bool availableEverywhere(const Value *V, bool Descriptors) {
+  if (isa<Constant>(V))
+    return true;
+  if (!Descriptors)
+    return false;
+  if (const auto *Slot = dyn_cast<AllocaInst>(V))
+    return Slot->isStaticAlloca();
+  return isa<Argument>(V);
+}
 
 /// Finds the constant pointer (a function, a vtable, null) that the memory
-/// at a location holds, walking up
+/// at a location holds (or, for descriptors, the integer, stack slot or
+/// argument), walking up
 /// MemorySSA from a load: past writes that cannot touch the location (with
 /// escape information: a local whose address escapes only later cannot be
 /// written by an earlier call), to the store that writes exactly it. At a
@@ -51,27 +69,29 @@ constexpr unsigned WalkBudget = 256;
 /// loop adds nothing the other paths do not already say.
 class StoredConstantFinder {
 public:
-  StoredConstantFinder(MemorySSA &MSSA, BatchAAResults &AA)
-      : MSSA(MSSA), AA(AA) {}
+  StoredConstantFinder(MemorySSA &MSSA, BatchAAResults &AA, bool Descriptors)
+      : MSSA(MSSA), AA(AA), Descriptors(Descriptors) {}
 
-  Constant *find(LoadInst &Load, bool IntegersToo) {
-    Type *Ty = Load.getType();
-    if (!Load.isSimple() ||
-        !(Ty->isPointerTy() || (IntegersToo && Ty->isIntegerTy())))
+  Value *find(LoadInst &Load) {
+    if (!Load.isSimple())
+      return nullptr;
+    if (Descriptors
+            ? !isa<AllocaInst>(getUnderlyingObject(Load.getPointerOperand()))
+            : !Load.getType()->isPointerTy())
       return nullptr;
     Visited.clear();
-    Budget = WalkBudget;
-    std::optional<Constant *> Found =
+    Budget = Descriptors ? DescriptorWalkBudget : WalkBudget;
+    std::optional<Value *> Found =
         walk(MSSA.getMemoryAccess(&Load)->getDefiningAccess(),
              MemoryLocation::get(&Load), Load.getType());
     return Found ? *Found : nullptr;
   }
 
 private:
-  /// The constant stored, null when unknown, or nothing when \p MA was
+  /// The value stored, null when unknown, or nothing when \p MA was
   /// already visited (a cycle).
-  std::optional<Constant *> walk(MemoryAccess *MA, const MemoryLocation &Loc,
-                                 Type *Ty) {
+  std::optional<Value *> walk(MemoryAccess *MA, const MemoryLocation &Loc,
+                              Type *Ty) {
     while (Budget-- != 0 && !MSSA.isLiveOnEntryDef(MA)) {
       if (auto *Phi = dyn_cast<MemoryPhi>(MA))
         return walkPhi(*Phi, Loc, Ty);
@@ -79,9 +99,10 @@ private:
       Instruction *I = Def->getMemoryInst();
       if (auto *Store = dyn_cast<StoreInst>(I)) {
         AliasResult AR = AA.alias(MemoryLocation::get(Store), Loc);
+        Value *Stored = Store->getValueOperand();
         if (AR == AliasResult::MustAlias && Store->isSimple() &&
-            Store->getValueOperand()->getType() == Ty)
-          return dyn_cast<Constant>(Store->getValueOperand());
+            Stored->getType() == Ty)
+          return availableEverywhere(Stored, Descriptors) ? Stored : nullptr;
         if (AR != AliasResult::NoAlias)
           return nullptr;
       } else if (isModSet(AA.getModRefInfo(I, Loc))) {
@@ -92,13 +113,13 @@ private:
     return nullptr;
   }
 
-  std::optional<Constant *> walkPhi(MemoryPhi &Phi, const MemoryLocation &Loc,
-                                    Type *Ty) {
+  std::optional<Value *> walkPhi(MemoryPhi &Phi, const MemoryLocation &Loc,
+                                 Type *Ty) {
     if (!Visited.insert(&Phi).second)
       return std::nullopt;
-    std::optional<Constant *> Agreed;
+    std::optional<Value *> Agreed;
     for (Use &Incoming : Phi.incoming_values()) {
-      std::optional<Constant *> Found =
+      std::optional<Value *> Found =
           walk(cast<MemoryAccess>(Incoming), Loc, Ty);
       if (!Found)
         continue;
@@ -111,6 +132,7 @@ private:
 
   MemorySSA &MSSA;
   BatchAAResults &AA;
+  bool Descriptors;
   SmallPtrSet<const MemoryPhi *, 8> Visited;
   unsigned Budget = 0;
 };
@@ -126,19 +148,19 @@ bool hasIndirectCalls(const Function &F) {
 }
 
 bool forwardStoredConstants(Function &F, FunctionAnalysisManager &FAM,
-                            bool IntegersToo) {
+                            bool Descriptors) {
   MemorySSA &MSSA = FAM.getResult<MemorySSAAnalysis>(F).getMSSA();
   DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   EarliestEscapeInfo Escapes(DT);
   BatchAAResults AA(FAM.getResult<AAManager>(F), &Escapes);
-  StoredConstantFinder Finder(MSSA, AA);
-  SmallVector<std::pair<LoadInst *, Constant *>, 8> Known;
+  StoredConstantFinder Finder(MSSA, AA, Descriptors);
+  SmallVector<std::pair<LoadInst *, Value *>, 8> Known;
   for (Instruction &I : instructions(F))
     if (auto *Load = dyn_cast<LoadInst>(&I))
-      if (Constant *C = Finder.find(*Load, IntegersToo))
-        Known.push_back({Load, C});
-  for (auto [Load, C] : Known) {
-    Load->replaceAllUsesWith(C);
+      if (Value *V = Finder.find(*Load))
+        Known.push_back({Load, V});
+  for (auto [Load, V] : Known) {
+    Load->replaceAllUsesWith(V);
     Load->eraseFromParent();
   }
   FAM.clear(F, F.getName());

@@ -36,6 +36,10 @@ namespace {
 /// How many instructions inlining may add to one clone.
 constexpr unsigned InlineBudget = 20000;
 
+/// How many times the descriptors of a clone with library models are
+/// forwarded and folded.
+constexpr unsigned MaxDescriptorRounds = 8;
+
 /// How many times function pointers stored by the clone are forwarded to
 /// their loads, and the calls made direct inlined.
 constexpr unsigned MaxIndirectCallRounds = 8;
@@ -244,8 +248,10 @@ void canonicalizeDescriptors(Function &Clone, FunctionAnalysisManager &FAM) {
   FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
   FPM.addPass(InstCombinePass());
   FPM.addPass(SimplifyCFGPass());
-  for (int Round = 0; Round != 2; ++Round) {
-    if (!forwardStoredConstants(Clone, FAM, /*IntegersToo=*/true))
+  // Each round may remove the fallback that made the next model's
+  // descriptor escape.
+  for (unsigned Round = 0; Round != MaxDescriptorRounds; ++Round) {
+    if (!forwardStoredConstants(Clone, FAM, /*Descriptors=*/true))
       return;
     FPM.run(Clone, FAM);
     FAM.clear(Clone, Clone.getName());

@@ -74,12 +74,14 @@ bool hasIndirectCalls(const llvm::Function &F);
 /// Replaces each load in \p F of a pointer that \p F itself stored as a
 /// constant (a function, a vtable, null; as MemorySSA tells: the last store
 /// to the location loaded writes exactly it) by that constant
-/// (IndirectCalls.cpp); with \p IntegersToo, loads of integers as well (the
-/// rank and type that flang stores into a descriptor). Returns whether any
-/// was replaced.
+/// (IndirectCalls.cpp). With \p Descriptors, it is loads from stack slots
+/// instead (of any type: the rank and type that flang stores into a
+/// descriptor, the descriptor a runtime function's state points to), and
+/// the stored value may also be an argument or another stack slot. Returns
+/// whether any was replaced.
 bool forwardStoredConstants(llvm::Function &F,
                             llvm::FunctionAnalysisManager &FAM,
-                            bool IntegersToo = false);
+                            bool Descriptors = false);
 
 class FunctionTypeInfo;
 

@@ -48,6 +48,15 @@ extern "C" {
 void _FortranAAssign(Desc *To, const Desc *From, const char *File, int Line);
 void _FortranATranspose(Desc *Result, const Desc *Matrix, const char *File,
                         int Line);
+struct ArrayConstructorVector;
+void _FortranAInitArrayConstructorVector(ArrayConstructorVector *Vector,
+                                         Desc *To, bool UseValueLengths,
+                                         int VectorClassSize,
+                                         const char *File, int Line);
+void _FortranAPushArrayConstructorValue(ArrayConstructorVector *Vector,
+                                        const Desc *From);
+void _FortranAPushArrayConstructorSimpleScalar(ArrayConstructorVector *Vector,
+                                               void *From);
 int _FortranAAllocatableAllocate(Desc *A, bool HasStat, const Desc *ErrMsg,
                                  const char *File, int Line);
 int _FortranAAllocatableDeallocate(Desc *A, bool HasStat, const Desc *ErrMsg,
@@ -423,6 +432,85 @@ void assignReal(Desc *To, const Desc *From, bool Double, const char *File,
   std::free(Buffer);
 }
 
+//===----------------------------------------------------------------------===//
+// Array constructors of run-time size
+//===----------------------------------------------------------------------===//
+
+bool isReal(const Desc *A) {
+  return A->type == CFI_type_float || A->type == CFI_type_double;
+}
+
+/// Makes room in the rank-1 array \p To for \p Needed elements, keeping
+/// the first \p Kept. Unallocated, it is allocated with the extent flang
+/// set (the constructor's final extent, when known) if that is enough;
+/// allocated by the constructor, it grows to twice its size; a variable
+/// that flang lets the constructor fill in place never has to grow.
+void reserve(Desc *To, Index &Capacity, Index Kept, Index Needed,
+             bool Double, const char *File, int Line) {
+  if (To->base_addr && Needed <= Capacity)
+    return;
+  if (To->base_addr && To->attribute != CFI_attribute_allocatable)
+    _FortranAReportFatalUserError("array constructor overflows its variable",
+                                  File, Line);
+  Index NewCapacity = To->base_addr ? 2 * Capacity : extent(To, 0);
+  if (NewCapacity < Needed)
+    NewCapacity = Needed;
+  Index Size = To->elem_len;
+  char *Block = static_cast<char *>(
+      std::malloc(NewCapacity > 0 ? NewCapacity * Size : 1));
+  for (Index I = 0; I < Kept; ++I)
+    copyReal(Block + I * Size,
+             static_cast<char *>(To->base_addr) + I * To->dim[0].sm, Double);
+  std::free(To->base_addr);
+  To->base_addr = Block;
+  To->dim[0].lower_bound = 1;
+  To->dim[0].sm = Size;
+  Capacity = NewCapacity;
+}
+
+} // namespace
+
+/// flang 19's ArrayConstructorVector (flang/Runtime/array-constructor.h),
+/// whose storage flang allocates: the models keep the runtime's layout, so
+/// that a constructor of another type can be left to the runtime.
+struct ArrayConstructorVector {
+  Desc *To;
+  Index NextValuePosition;
+  Index ActualAllocationSize;
+  const char *SourceFile;
+  int SourceLine;
+  unsigned char UseValueLengthParameters : 1;
+};
+
+namespace {
+
+/// Pushes \p Count REAL elements, those of \p From (or the scalar at
+/// \p Scalar), to the end of the constructor's array.
+void pushReal(ArrayConstructorVector *V, const Desc *From, const char *Scalar,
+              Index Count) {
+  Desc *To = V->To;
+  bool Double = To->type == CFI_type_double;
+  Index Next = V->NextValuePosition;
+  reserve(To, V->ActualAllocationSize, Next, Next + Count, Double,
+          V->SourceFile, V->SourceLine);
+  char *Base = static_cast<char *>(To->base_addr);
+  Index Stride = To->dim[0].sm;
+  if (Scalar) {
+    copyReal(Base + Next * Stride, Scalar, Double);
+  } else {
+    Index Columns = columnCount(From), Length = columnLength(From),
+          FromStride = columnStride(From), At = Next;
+    for (Index C = 0; C < Columns; ++C) {
+      const char *Column = columnStart(From, C);
+      for (Index I = 0; I < Length; ++I, ++At)
+        copyReal(Base + At * Stride, Column + I * FromStride, Double);
+    }
+  }
+  V->NextValuePosition = Next + Count;
+  if (extent(To, 0) < Next + Count)
+    To->dim[0].extent = Next + Count;
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -487,6 +575,40 @@ void MODEL(AAssign)(Desc *To, const Desc *From, const char *File, int Line) {
   if (From->type == CFI_type_float || From->type == CFI_type_double)
     return assignReal(To, From, From->type == CFI_type_double, File, Line);
   _FortranAAssign(To, From, File, Line);
+}
+
+/// Array constructors whose size flang cannot compute ([x, exp(x)],
+/// implied DO loops): flang allocates the constructor's state and calls
+/// Init, then Push for each value. REAL constructors are modeled; the
+/// others, which carry no derivatives, go to the runtime, which shares the
+/// state's layout.
+void MODEL(AInitArrayConstructorVector)(ArrayConstructorVector *V, Desc *To,
+                                        bool UseValueLengths,
+                                        int VectorClassSize, const char *File,
+                                        int Line) {
+  if (!isReal(To))
+    return _FortranAInitArrayConstructorVector(V, To, UseValueLengths,
+                                               VectorClassSize, File, Line);
+  V->To = To;
+  V->NextValuePosition = 0;
+  V->ActualAllocationSize = To->base_addr ? elementCount(To) : 0;
+  V->SourceFile = File;
+  V->SourceLine = Line;
+  V->UseValueLengthParameters = UseValueLengths;
+}
+
+void MODEL(APushArrayConstructorValue)(ArrayConstructorVector *V,
+                                       const Desc *From) {
+  if (!isReal(V->To))
+    return _FortranAPushArrayConstructorValue(V, From);
+  pushReal(V, From, nullptr, elementCount(From));
+}
+
+void MODEL(APushArrayConstructorSimpleScalar)(ArrayConstructorVector *V,
+                                              void *From) {
+  if (!isReal(V->To))
+    return _FortranAPushArrayConstructorSimpleScalar(V, From);
+  pushReal(V, nullptr, static_cast<const char *>(From), 1);
 }
 
 /// ALLOCATE(A(...)) with STAT= or ERRMSG=, of intrinsic types: flang sets
