@@ -28,6 +28,7 @@
 #include "adjoint/Preprocess/Preprocess.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/MemorySSA.h"
 #include "llvm/IR/Dominators.h"
@@ -57,6 +58,27 @@ bool availableEverywhere(const Value *V, bool Descriptors) {
   if (const auto *Slot = dyn_cast<AllocaInst>(V))
     return Slot->isStaticAlloca();
   return isa<Argument>(V);
+}
+
+/// What a load of \p Ty from \p Ptr reads of the constant \p Store writes,
+/// if the store covers those bytes: the optimizer merges the stores of a
+/// descriptor's rank, type and attribute into one store of <4 x i8>.
+Constant *partOfStoredConstant(StoreInst &Store, const Value *Ptr,
+                               Type *Ty) {
+  auto *Stored = dyn_cast<Constant>(Store.getValueOperand());
+  if (!Stored || !Store.isSimple())
+    return nullptr;
+  const DataLayout &DL = Store.getDataLayout();
+  int64_t StoreOffset = 0, LoadOffset = 0;
+  const Value *StoreBase = GetPointerBaseWithConstantOffset(
+      Store.getPointerOperand(), StoreOffset, DL);
+  const Value *LoadBase = GetPointerBaseWithConstantOffset(Ptr, LoadOffset, DL);
+  int64_t Offset = LoadOffset - StoreOffset;
+  if (StoreBase != LoadBase || Offset < 0 ||
+      uint64_t(Offset) + DL.getTypeStoreSize(Ty) >
+          DL.getTypeStoreSize(Stored->getType()))
+    return nullptr;
+  return ConstantFoldLoadFromConst(Stored, Ty, APInt(64, Offset), DL);
 }
 
 /// Finds the constant pointer (a function, a vtable, null) that the memory
@@ -103,6 +125,8 @@ private:
         if (AR == AliasResult::MustAlias && Store->isSimple() &&
             Stored->getType() == Ty)
           return availableEverywhere(Stored, Descriptors) ? Stored : nullptr;
+        if (Descriptors && AR != AliasResult::NoAlias)
+          return partOfStoredConstant(*Store, Loc.Ptr, Ty);
         if (AR != AliasResult::NoAlias)
           return nullptr;
       } else if (isModSet(AA.getModRefInfo(I, Loc))) {

@@ -194,12 +194,16 @@ bool substituteLibraryModels(
   return Changed;
 }
 
+bool isLibraryModel(const Function &F) {
+  return F.getName().starts_with(ModelPrefix);
+}
+
 void removeUnusedLibraryModels(Module &M) {
   // Erasing a model may leave the helpers it called unused.
   for (bool Erased = true; Erased;) {
     Erased = false;
     for (Function &F : make_early_inc_range(M))
-      if (F.getName().starts_with(ModelPrefix) && F.use_empty()) {
+      if (isLibraryModel(F) && F.use_empty()) {
         F.eraseFromParent();
         Erased = true;
       }

@@ -70,13 +70,13 @@ bool inHistory(ArrayRef<std::pair<Function *, int>> History, int Id,
 /// as optimized code. Recursive calls, calls to functions \p KeepCallsTo
 /// keeps, and what exceeds the budget stay calls. \p Progress counts the
 /// instructions inlined so far, against the budget. Calls of library
-/// functions that have a model are redirected to the model first. Returns
-/// whether anything was inlined.
+/// functions that have a model are redirected to the model first; models
+/// are inlined even when -adjoint-inline-callees is off (they stand for the
+/// library, not for the program's functions). Returns whether anything was
+/// inlined.
 bool inlineDefinedCallees(Function &Clone, const Function &Original,
                           function_ref<bool(const Function &)> KeepCallsTo,
                           InlineProgress &Progress) {
-  if (!InlineCallees)
-    return false;
   SmallVector<std::pair<Function *, int>, 16> History;
   SmallVector<PendingCall, 16> Worklist;
   auto Enqueue = [&](CallBase *Call, int HistoryId) {
@@ -91,7 +91,8 @@ bool inlineDefinedCallees(Function &Clone, const Function &Original,
       }
     if (Callee && !Callee->isDeclaration() && !Callee->isVarArg() &&
         Callee != &Clone && Callee != &Original &&
-        !(KeepCallsTo && KeepCallsTo(*Callee)))
+        !(KeepCallsTo && KeepCallsTo(*Callee)) &&
+        (InlineCallees || isLibraryModel(*Callee)))
       Worklist.push_back({Call, HistoryId});
   };
   for (Instruction &I : instructions(Clone))
@@ -248,6 +249,8 @@ void canonicalizeDescriptors(Function &Clone, FunctionAnalysisManager &FAM) {
   FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
   FPM.addPass(InstCombinePass());
   FPM.addPass(SimplifyCFGPass());
+  // What the last simplification freed of its last escape.
+  FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
   // Each round may remove the fallback that made the next model's
   // descriptor escape.
   for (unsigned Round = 0; Round != MaxDescriptorRounds; ++Round) {
@@ -272,8 +275,8 @@ Function *cloneForDifferentiation(
   Clone->removeFnAttr(Attribute::OptimizeNone);
   Clone->removeFnAttr(Attribute::NoInline);
   InlineProgress Inlined;
-  // Before inlining, so that models are inlined like the program's own
-  // functions (and stay calls like them when inlining is off).
+  // Before inlining, so that models are inlined with the program's own
+  // functions.
   Inlined.ModelsUsed = substituteLibraryModels(*Clone, KeepCallsTo);
   inlineDefinedCallees(*Clone, F, KeepCallsTo, Inlined);
   dropUnwindPaths(*Clone);

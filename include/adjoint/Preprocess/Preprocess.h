@@ -50,6 +50,9 @@ bool substituteLibraryModels(
     llvm::Function &F,
     llvm::function_ref<bool(const llvm::Function &)> KeepCallsTo = {});
 
+/// Is \p F a library model, or a helper one calls?
+bool isLibraryModel(const llvm::Function &F);
+
 /// Erases the models of \p M that nothing calls any more (the clones that
 /// called them have been differentiated).
 void removeUnusedLibraryModels(llvm::Module &M);
