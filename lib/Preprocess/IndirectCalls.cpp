@@ -81,6 +81,51 @@ Constant *partOfStoredConstant(StoreInst &Store, const Value *Ptr,
   return ConstantFoldLoadFromConst(Stored, Ty, APInt(64, Offset), DL);
 }
 
+/// Escape information for descriptors: a stack slot that the function only
+/// loads from and stores to (through GEPs of it) never escapes. Capture
+/// tracking gives up on objects with more than a hundred uses, which a
+/// descriptor read by several inlined models has; this walk does not.
+/// Other objects are left to EarliestEscapeInfo.
+class SlotEscapes final : public CaptureInfo {
+public:
+  explicit SlotEscapes(DominatorTree &DT) : Earliest(DT) {}
+
+  bool isNotCapturedBefore(const Value *Object, const Instruction *I,
+                           bool OrAt) override {
+    if (const auto *Slot = dyn_cast<AllocaInst>(Object)) {
+      auto [It, Inserted] = OnlyAccessed.try_emplace(Slot, false);
+      if (Inserted)
+        It->second = onlyAccessed(*Slot);
+      if (It->second)
+        return true;
+    }
+    return Earliest.isNotCapturedBefore(Object, I, OrAt);
+  }
+
+private:
+  static bool onlyAccessed(const AllocaInst &Slot) {
+    SmallVector<const Value *, 16> Worklist = {&Slot};
+    while (!Worklist.empty()) {
+      const Value *P = Worklist.pop_back_val();
+      for (const User *U : P->users()) {
+        if (isa<GetElementPtrInst>(U)) {
+          Worklist.push_back(U);
+          continue;
+        }
+        if (const auto *Load = dyn_cast<LoadInst>(U); Load && Load->isSimple())
+          continue;
+        const auto *Store = dyn_cast<StoreInst>(U);
+        if (!Store || !Store->isSimple() || Store->getValueOperand() == P)
+          return false;
+      }
+    }
+    return true;
+  }
+
+  EarliestEscapeInfo Earliest;
+  DenseMap<const AllocaInst *, bool> OnlyAccessed;
+};
+
 /// Finds the constant pointer (a function, a vtable, null) that the memory
 /// at a location holds (or, for descriptors, the integer, stack slot or
 /// argument), walking up
@@ -176,7 +221,10 @@ bool forwardStoredConstants(Function &F, FunctionAnalysisManager &FAM,
   MemorySSA &MSSA = FAM.getResult<MemorySSAAnalysis>(F).getMSSA();
   DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   EarliestEscapeInfo Escapes(DT);
-  BatchAAResults AA(FAM.getResult<AAManager>(F), &Escapes);
+  SlotEscapes DescriptorEscapes(DT);
+  BatchAAResults AA(FAM.getResult<AAManager>(F),
+                    Descriptors ? static_cast<CaptureInfo *>(&DescriptorEscapes)
+                                : &Escapes);
   StoredConstantFinder Finder(MSSA, AA, Descriptors);
   SmallVector<std::pair<LoadInst *, Value *>, 8> Known;
   for (Instruction &I : instructions(F))

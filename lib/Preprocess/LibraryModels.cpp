@@ -165,7 +165,8 @@ bool callFits(const CallBase &Call, const Function &Model) {
 CallBase *substituteLibraryModel(CallBase &Call) {
   Function *Callee = Call.getCalledFunction();
   if (!Callee || !Callee->isDeclaration() || !isa<CallInst>(Call) ||
-      Call.hasMetadata(ModelCallMD))
+      Call.hasMetadata(ModelCallMD) || !hasLibraryModel(Callee->getName()) ||
+      !modelApplies(Call))
     return nullptr;
   Function *Model = getOrLinkModel(*Call.getModule(), *Callee);
   if (!Model || !callFits(Call, *Model))
@@ -192,6 +193,10 @@ bool substituteLibraryModels(
       Changed |= substituteLibraryModel(*Call) != nullptr;
   }
   return Changed;
+}
+
+bool hasLibraryModel(StringRef Name) {
+  return modeledFunctions().contains(Name);
 }
 
 bool isLibraryModel(const Function &F) {

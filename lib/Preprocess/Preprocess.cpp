@@ -44,12 +44,6 @@ constexpr unsigned MaxDescriptorRounds = 8;
 /// their loads, and the calls made direct inlined.
 constexpr unsigned MaxIndirectCallRounds = 8;
 
-/// What inlining into one clone has done so far.
-struct InlineProgress {
-  unsigned Added = 0;      ///< Instructions inlined, against the budget.
-  bool ModelsUsed = false; ///< Some call now calls a library model.
-};
-
 /// A call site waiting to be inlined, with the chain of callees whose
 /// inlining exposed it (as LLVM's inliner keeps an inline history).
 struct PendingCall {
@@ -68,31 +62,23 @@ bool inHistory(ArrayRef<std::pair<Function *, int>> History, int Id,
 /// Inlines, into the clone, the calls to functions defined in this module,
 /// so that -O0 code (where nothing was inlined) reaches AD in the same shape
 /// as optimized code. Recursive calls, calls to functions \p KeepCallsTo
-/// keeps, and what exceeds the budget stay calls. \p Progress counts the
-/// instructions inlined so far, against the budget. Calls of library
-/// functions that have a model are redirected to the model first; models
-/// are inlined even when -adjoint-inline-callees is off (they stand for the
-/// library, not for the program's functions). Returns whether anything was
-/// inlined.
+/// keeps, and what exceeds the budget stay calls. \p Added counts the
+/// instructions inlined so far, against the budget. Library models are
+/// inlined whatever the budget and -adjoint-inline-callees say: they stand
+/// for the library, not for the program's functions; with \p OnlyModels,
+/// nothing else is. Returns whether anything was inlined.
 bool inlineDefinedCallees(Function &Clone, const Function &Original,
                           function_ref<bool(const Function &)> KeepCallsTo,
-                          InlineProgress &Progress) {
+                          unsigned &Added, bool OnlyModels = false) {
   SmallVector<std::pair<Function *, int>, 16> History;
   SmallVector<PendingCall, 16> Worklist;
   auto Enqueue = [&](CallBase *Call, int HistoryId) {
     Function *Callee = Call->getCalledFunction();
-    // A library function with a model, called from an inlined body.
-    if (Callee && Callee->isDeclaration() &&
-        !(KeepCallsTo && KeepCallsTo(*Callee)))
-      if (CallBase *Model = substituteLibraryModel(*Call)) {
-        Progress.ModelsUsed = true;
-        Call = Model;
-        Callee = Model->getCalledFunction();
-      }
-    if (Callee && !Callee->isDeclaration() && !Callee->isVarArg() &&
-        Callee != &Clone && Callee != &Original &&
-        !(KeepCallsTo && KeepCallsTo(*Callee)) &&
-        (InlineCallees || isLibraryModel(*Callee)))
+    if (!Callee || Callee->isDeclaration() || Callee->isVarArg() ||
+        Callee == &Clone || Callee == &Original ||
+        (KeepCallsTo && KeepCallsTo(*Callee)))
+      return;
+    if (isLibraryModel(*Callee) || (!OnlyModels && InlineCallees))
       Worklist.push_back({Call, HistoryId});
   };
   for (Instruction &I : instructions(Clone))
@@ -103,13 +89,15 @@ bool inlineDefinedCallees(Function &Clone, const Function &Original,
   while (!Worklist.empty()) {
     PendingCall P = Worklist.pop_back_val();
     Function *Callee = P.Call->getCalledFunction();
+    bool Model = isLibraryModel(*Callee);
     if (inHistory(History, P.History, Callee) ||
-        Progress.Added + Callee->getInstructionCount() > InlineBudget)
+        (!Model && Added + Callee->getInstructionCount() > InlineBudget))
       continue;
     InlineFunctionInfo IFI;
     if (!InlineFunction(*P.Call, IFI).isSuccess())
       continue;
-    Progress.Added += Callee->getInstructionCount();
+    if (!Model)
+      Added += Callee->getInstructionCount();
     Inlined = true;
     History.push_back({Callee, P.History});
     for (CallBase *New : IFI.InlinedCallSites)
@@ -206,7 +194,7 @@ void removeLifetimeMarkers(Function &F) {
 /// std::function is loaded after the call to its invoker).
 void inlineCallsThroughStoredPointers(
     Function &Clone, const Function &Original,
-    function_ref<bool(const Function &)> KeepCallsTo, InlineProgress &Inlined,
+    function_ref<bool(const Function &)> KeepCallsTo, unsigned &Inlined,
     FunctionPassManager &FPM, FunctionAnalysisManager &FAM) {
   for (unsigned Round = 0; Round != MaxIndirectCallRounds; ++Round) {
     bool Forwarded = forwardStoredConstants(Clone, FAM);
@@ -233,13 +221,11 @@ FunctionPassManager buildCanonicalizationPipeline() {
 }
 
 /// For clones into which library models were inlined: the models read
-/// descriptors that flang filled in on the stack before a loop (it computes
-/// an array expression, then passes it to the runtime), and fall back to
-/// the real library for the types they do not model, which takes the
-/// descriptors' addresses. Forwarding the stored rank and type (MemorySSA
-/// with escape information: the descriptor escapes only at the fallback)
-/// lets the fallback fold away, and SROA can then turn the descriptors
-/// into registers.
+/// descriptors that flang filled in on the stack, usually before a loop (it
+/// computes an array expression, then passes it to the runtime). The rank
+/// and type are forwarded from flang's stores (MemorySSA), tests of them
+/// fold, loops over the dimensions of higher ranks with them, and SROA can
+/// then turn the descriptors into registers.
 void canonicalizeDescriptors(Function &Clone, FunctionAnalysisManager &FAM) {
   FunctionPassManager FPM;
   FPM.addPass(InstCombinePass());
@@ -251,13 +237,13 @@ void canonicalizeDescriptors(Function &Clone, FunctionAnalysisManager &FAM) {
   FPM.addPass(SimplifyCFGPass());
   // What the last simplification freed of its last escape.
   FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
-  // Each round may remove the fallback that made the next model's
-  // descriptor escape.
+  // Each round may fold the test of a rank that kept a loop over the
+  // dimensions, whose variable index kept a descriptor in memory.
   for (unsigned Round = 0; Round != MaxDescriptorRounds; ++Round) {
-    if (!forwardStoredConstants(Clone, FAM, /*Descriptors=*/true))
-      return;
     FPM.run(Clone, FAM);
     FAM.clear(Clone, Clone.getName());
+    if (!forwardStoredConstants(Clone, FAM, /*Descriptors=*/true))
+      return;
   }
 }
 
@@ -274,10 +260,7 @@ Function *cloneForDifferentiation(
   // canonicalization passes skip the clone.
   Clone->removeFnAttr(Attribute::OptimizeNone);
   Clone->removeFnAttr(Attribute::NoInline);
-  InlineProgress Inlined;
-  // Before inlining, so that models are inlined with the program's own
-  // functions.
-  Inlined.ModelsUsed = substituteLibraryModels(*Clone, KeepCallsTo);
+  unsigned Inlined = 0;
   inlineDefinedCallees(*Clone, F, KeepCallsTo, Inlined);
   dropUnwindPaths(*Clone);
   rewritePosixMemalign(*Clone);
@@ -291,8 +274,12 @@ Function *cloneForDifferentiation(
   if (CallsThroughPointers)
     inlineCallsThroughStoredPointers(*Clone, F, KeepCallsTo, Inlined, FPM,
                                      FAM);
-  if (Inlined.ModelsUsed)
+  // Once every call into a library is in sight, and before the descriptors
+  // that flang passes to its runtime are mixed with models' code.
+  if (substituteLibraryModels(*Clone, KeepCallsTo)) {
+    inlineDefinedCallees(*Clone, F, KeepCallsTo, Inlined, /*OnlyModels=*/true);
     canonicalizeDescriptors(*Clone, FAM);
+  }
   defineVectorLanes(*Clone);
   canonicalizeLoops(*Clone, FAM);
   FAM.clear(*Clone, Clone->getName());

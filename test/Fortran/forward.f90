@@ -7,6 +7,8 @@
 ! RUN: %t | FileCheck %s
 ! RUN: %flang-adjoint -O1 -module-dir %t.mod %s -o %t1
 ! RUN: %t1 | FileCheck %s
+! RUN: %flang-adjoint -O0 -module-dir %t.mod %s -o %t0
+! RUN: %t0 | FileCheck %s
 ! CHECK: explicit tangent ok
 ! CHECK-NEXT: assumed tangent ok
 

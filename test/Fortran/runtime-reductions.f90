@@ -1,7 +1,8 @@
 ! Reductions that flang lowers to calls into its runtime (all of them at
-! -O0; at -O2 those with masks, rank 2, or NORM2, PRODUCT, MINVAL), which
-! the plugin replaces by its models: SUM (with MASK), PRODUCT, MAXVAL,
-! MINVAL (with MASK), NORM2, DOT_PRODUCT, in REAL(8) and REAL(4). Checks
+! -O0; at -O2 those with masks, rank 2, DIM=, or NORM2, PRODUCT, MINVAL),
+! which the plugin replaces by its models: SUM (with MASK), PRODUCT,
+! MAXVAL, MINVAL (with MASK), NORM2, DOT_PRODUCT, in REAL(8) and REAL(4),
+! and SUM, PRODUCT, MAXVAL, MINVAL along a dimension (ranks 2 and 3). Checks
 ! the gradients against their closed forms, and that the value computed
 ! inside the gradient is bit for bit the runtime's (Kahan summation in SUM,
 ! NORM2's scaling, double accumulation for REAL(4) DOT_PRODUCT).
@@ -15,6 +16,8 @@
 ! CHECK-NEXT: real(4) value ok
 ! CHECK-NEXT: real(4) gradient ok
 ! CHECK-NEXT: empty mask ok
+! CHECK-NEXT: dim value ok
+! CHECK-NEXT: dim gradient ok
 
 module reductions
   use iso_c_binding
@@ -25,6 +28,11 @@ module reductions
       import :: c_double, c_funptr
       type(c_funptr), value :: f
       real(c_double) :: x(:), dx(:), m(:, :), dm(:, :), r, dr
+    end subroutine
+    subroutine autodiff3(f, m, dm, c, dc, r, dr) bind(C, name="__enzyme_autodiff3")
+      import :: c_double, c_funptr
+      type(c_funptr), value :: f
+      real(c_double) :: m(:, :), dm(:, :), c(:, :, :), dc(:, :, :), r, dr
     end subroutine
     subroutine autodiff4(f, x, dx, m, dm, r, dr) bind(C, name="__enzyme_autodiff4")
       import :: c_float, c_funptr
@@ -49,6 +57,18 @@ contains
         minval(m, mask=m > 0) + norm2(m) + dot_product(x, m(:, 2)) + sum(m)
   end subroutine
 
+  ! Along dimensions: the sums of the columns of m times the products of
+  ! its rows, the largest of each column, the smallest of each
+  ! row above -1/2, and the sums of a rank-3 array along its middle
+  ! dimension.
+  subroutine along(m, c, r)
+    real(c_double), intent(in) :: m(:, :), c(:, :, :)
+    real(c_double), intent(out) :: r
+    r = dot_product(sum(m, dim=1), product(m(1:3, :), dim=1)) + &
+        sum(maxval(m, dim=1)) + sum(minval(m, dim=2, mask=m > -0.5d0)) + &
+        sum(sum(c, dim=2)**2)
+  end subroutine
+
   ! No element selected: MAXVAL is -HUGE, and nothing has a derivative.
   subroutine nothing(x, m, r)
     real(c_double), intent(in) :: x(:), m(:, :)
@@ -63,7 +83,8 @@ program main
   integer, parameter :: n = 5
   real(c_double) :: x(n), dx(n), m(n, 3), dm(n, 3), r, dr, want, gx(n), gm(n, 3)
   real(c_float) :: x4(n), dx4(n), m4(n, 3), dm4(n, 3), r4, dr4, want4
-  integer :: i, j, big(2), small(2)
+  integer :: i, j, k, big(2), small(2)
+  real(c_double) :: c(2, 3, 2), dc(2, 3, 2), gc(2, 3, 2), s(3), p(3)
 
   do i = 1, n
     x(i) = 0.4d0 * i - 1.1d0 + 0.01d0 * i * i
@@ -104,4 +125,41 @@ program main
   dx = 0; dm = 0; dr = 1
   call autodiff8(c_funloc(nothing), x, dx, m, dm, r, dr)
   if (r == -huge(r) .and. all(dx == 0) .and. all(dm == 0)) print *, 'empty mask ok'
+
+  do k = 1, 2
+    do j = 1, 3
+      do i = 1, 2
+        c(i, j, k) = cos(real(i + 2 * j + 5 * k, c_double))
+      end do
+    end do
+  end do
+  call along(m, c, want)
+  dm = 0; dc = 0; dr = 1
+  call autodiff3(c_funloc(along), m, dm, c, dc, r, dr)
+  if (r == want) print *, 'dim value ok'
+  ! d/dm(i,j) of s(j) p(j), s = column sums, p = products of m(1:3, j):
+  ! p(j) + s(j) p(j) / m(i,j) for i <= 3; the largest of each column; the
+  ! smallest above -1/2 of each row; 2 * sum(c(i,:,k)) for each c(i,j,k).
+  s = sum(m, dim=1)
+  p = product(m(1:3, :), dim=1)
+  gm = spread(p, 1, n)
+  gm(1:3, :) = gm(1:3, :) + spread(s * p, 1, 3) / m(1:3, :)
+  do j = 1, 3
+    i = maxloc(m(:, j), 1)
+    gm(i, j) = gm(i, j) + 1
+  end do
+  do i = 1, n
+    j = minloc(m(i, :), 1, mask=m(i, :) > -0.5d0)
+    gm(i, j) = gm(i, j) + 1
+  end do
+  do k = 1, 2
+    do i = 1, 2
+      gc(i, :, k) = 2 * sum(c(i, :, k))
+    end do
+  end do
+  if (maxval(abs(dm - gm)) < 1d-12 .and. maxval(abs(dc - gc)) < 1d-12) then
+    print *, 'dim gradient ok'
+  else
+    print *, 'dim gradient wrong:', dm, gm, dc, gc
+  end if
 end program

@@ -39,10 +39,20 @@ llvm::Function *cloneForDifferentiation(
 
 /// Library models (LibraryModels.cpp): if the declared function \p Call
 /// calls has a model (a differentiable body that Adjoint carries for a
-/// library without IR, such as flang's runtime), redirects the call to the
-/// model, linked into the module as an internal function on first use, and
-/// returns the new call; otherwise returns null and leaves \p Call alone.
+/// library without IR, such as flang's runtime) that applies to this call,
+/// redirects the call to the model, linked into the module as an internal
+/// function on first use, and returns the new call; otherwise returns null
+/// and leaves \p Call alone.
 llvm::CallBase *substituteLibraryModel(llvm::CallBase &Call);
+
+/// Does the library function \p Name have a model?
+bool hasLibraryModel(llvm::StringRef Name);
+
+/// Does the model of what \p Call calls apply to it (FortranDescriptors.cpp)?
+/// The models of the Fortran runtime's functions of every type only do
+/// REAL data: they apply where the descriptor that decides is known to
+/// describe REAL data.
+bool modelApplies(const llvm::CallBase &Call);
 
 /// substituteLibraryModel on every call of \p F whose callee \p KeepCallsTo
 /// does not name. Returns whether any call was redirected.

@@ -20,16 +20,16 @@
 // The compile flags (LibraryModels' CMake rule) forbid FMA contraction and
 // vectorization for the same reason, and to keep the IR simple for AD.
 //
-// What a model does not cover, it passes to the real runtime function (the
-// call then stays in the clone, and AD reports it if derivatives reach it).
+// The runtime's functions of every type (Assign, SumDim, ...) have models
+// for REAL data only: the plugin uses them where it knows the type
+// (FortranDescriptors.cpp), and leaves the other calls to the runtime.
 //
 // Descriptors are ISO_Fortran_binding.h's CFI_cdesc_t, which is the layout
 // of flang's descriptors. Element (i0, i1, ...) of an array (zero-based) is
 // at base_addr + i0 * dim[0].sm + i1 * dim[1].sm + ...; elements are visited
 // in Fortran's array element order: dimension 0 innermost.
 //
-// Only models and the runtime functions they fall back to are declared
-// extern "C" here; every model is named __adjoint_model_<runtime name>.
+// Every model is named __adjoint_model_<runtime name>.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +37,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 
 using Desc = CFI_cdesc_t;
 using Index = CFI_index_t;
@@ -44,23 +45,8 @@ using Index = CFI_index_t;
 #define MODEL(Name) __adjoint_model__Fortran##Name
 
 extern "C" {
-// The real runtime's entry points that models fall back to.
-void _FortranAAssign(Desc *To, const Desc *From, const char *File, int Line);
-void _FortranATranspose(Desc *Result, const Desc *Matrix, const char *File,
-                        int Line);
-struct ArrayConstructorVector;
-void _FortranAInitArrayConstructorVector(ArrayConstructorVector *Vector,
-                                         Desc *To, bool UseValueLengths,
-                                         int VectorClassSize,
-                                         const char *File, int Line);
-void _FortranAPushArrayConstructorValue(ArrayConstructorVector *Vector,
-                                        const Desc *From);
-void _FortranAPushArrayConstructorSimpleScalar(ArrayConstructorVector *Vector,
-                                               void *From);
-int _FortranAAllocatableAllocate(Desc *A, bool HasStat, const Desc *ErrMsg,
-                                 const char *File, int Line);
-int _FortranAAllocatableDeallocate(Desc *A, bool HasStat, const Desc *ErrMsg,
-                                   const char *File, int Line);
+// Prints "fatal Fortran runtime error(file:line): message" and aborts, as
+// the runtime does for what the program may not do.
 [[noreturn]] void _FortranAReportFatalUserError(const char *Message,
                                                 const char *File, int Line);
 }
@@ -71,8 +57,8 @@ namespace {
 // Walking arrays
 //===----------------------------------------------------------------------===//
 
-// Ranks up to 2 are spelled out with constant indices into `dim`; only
-// higher ranks loop over the dimensions. Once a model is inlined where flang
+// Ranks up to 3 are visited with constant indices into `dim`; only higher
+// ranks loop over the dimensions. Once a model is inlined where flang
 // built the descriptor on the stack with a constant rank, the loop folds
 // away, and SROA can turn the descriptor into registers (a variable index
 // into `dim` would keep it in memory, where AD would have to give it a
@@ -80,19 +66,22 @@ namespace {
 
 Index extent(const Desc *A, int K) { return A->dim[K].extent; }
 
+/// The highest rank whose dimensions are visited with constant indices.
+constexpr int UnrolledRank = 3;
+
 /// Calls \p Visit(K) for K = \p First .. rank - 1.
 template <typename Fn>
 void forEachDimension(const Desc *A, int First, Fn Visit) {
   int Rank = A->rank;
-  if (Rank > 2) {
+  if (Rank > UnrolledRank) {
     for (int K = First; K < Rank; ++K)
       Visit(K);
     return;
   }
-  if (First <= 0 && Rank > 0)
-    Visit(0);
-  if (First <= 1 && Rank > 1)
-    Visit(1);
+#pragma clang loop unroll(full)
+  for (int K = 0; K != UnrolledRank; ++K)
+    if (First <= K && K < Rank)
+      Visit(K);
 }
 
 /// The product of the extents of dimensions \p First .. rank - 1.
@@ -127,14 +116,9 @@ char *columnStart(const Desc *A, Index C) {
   return static_cast<char *>(A->base_addr) + columnOffset(A, C);
 }
 
-/// Is element \p I of column \p C of a LOGICAL mask true? Any kind of
-/// LOGICAL: true is any non-zero value. A scalar mask applies to all.
-bool maskAt(const Desc *Mask, Index C, Index I) {
-  if (!Mask)
-    return true;
-  const char *P = static_cast<const char *>(Mask->base_addr);
-  if (Mask->rank != 0)
-    P = columnStart(Mask, C) + I * columnStride(Mask);
+/// Is the LOGICAL element at \p P true? Any kind of LOGICAL: true is any
+/// non-zero value.
+bool isTrue(const Desc *Mask, const char *P) {
   switch (Mask->elem_len) {
   case 1:
     return *reinterpret_cast<const int8_t *>(P) != 0;
@@ -145,6 +129,17 @@ bool maskAt(const Desc *Mask, Index C, Index I) {
   default:
     return *reinterpret_cast<const int64_t *>(P) != 0;
   }
+}
+
+/// Is element \p I of column \p C of \p Mask true? A scalar mask applies
+/// to all elements, no mask selects them all.
+bool maskAt(const Desc *Mask, Index C, Index I) {
+  if (!Mask)
+    return true;
+  const char *P = static_cast<const char *>(Mask->base_addr);
+  if (Mask->rank != 0)
+    P = columnStart(Mask, C) + I * columnStride(Mask);
+  return isTrue(Mask, P);
 }
 
 /// Calls \p Visit on every element of \p A, as T, that \p Mask selects.
@@ -199,37 +194,47 @@ void allocateResult(Desc *R, int Rank, Index Extent0, Index Extent1) {
 // Reductions to a scalar: SUM, PRODUCT, MAXVAL, MINVAL, NORM2, DOT_PRODUCT
 //===----------------------------------------------------------------------===//
 
-template <typename T> T sum(const Desc *X, const Desc *Mask) {
-  // Kahan summation, as the runtime does.
+// The accumulators of SUM, PRODUCT, MAXVAL and MINVAL, over a whole array
+// or along a dimension.
+
+/// Kahan summation, as the runtime does.
+template <typename T> struct SumOf {
   T Sum = 0, Correction = 0;
-  forEachElement<T>(X, Mask, [&](T V) {
+  void add(T V) {
     T Next = V + Correction;
     T Old = Sum;
     Sum += Next;
     Correction = (Sum - Old) - Next;
-  });
-  return Sum;
-}
+  }
+  T result() const { return Sum; }
+};
 
-template <typename T> T product(const Desc *X, const Desc *Mask) {
+template <typename T> struct ProductOf {
   T Product = 1;
-  forEachElement<T>(X, Mask, [&](T V) { Product *= V; });
-  return Product;
-}
+  void add(T V) { Product *= V; }
+  T result() const { return Product; }
+};
 
 /// MAXVAL (\p IsMax) or MINVAL: the first extreme element; a NaN found
 /// first is replaced by the next element. -HUGE (HUGE) when no element
 /// is selected.
-template <typename T, bool IsMax>
-T extremum(const Desc *X, const Desc *Mask, T Identity) {
-  T Result = Identity;
+template <typename T, bool IsMax> struct ExtremumOf {
+  T Result = IsMax ? -std::numeric_limits<T>::max()
+                   : std::numeric_limits<T>::max();
   bool Any = false;
-  forEachElement<T>(X, Mask, [&](T V) {
+  void add(T V) {
     if (!Any || Result != Result || (IsMax ? V > Result : V < Result))
       Result = V;
     Any = true;
-  });
-  return Result;
+  }
+  T result() const { return Result; }
+};
+
+template <typename Accumulator, typename T>
+T reduce(const Desc *X, const Desc *Mask) {
+  Accumulator A;
+  forEachElement<T>(X, Mask, [&](T V) { A.add(V); });
+  return A.result();
 }
 
 /// Floating-point reductions of REAL(4) data that the runtime carries out
@@ -266,6 +271,83 @@ template <typename T> T dotProduct(const Desc *X, const Desc *Y) {
     Sum += W(at<T>(X, I)) * W(at<T>(Y, I));
   return static_cast<T>(Sum);
 }
+
+//===----------------------------------------------------------------------===//
+// Reductions along a dimension: SUM(X, DIM), PRODUCT, MAXVAL, MINVAL
+//===----------------------------------------------------------------------===//
+
+/// The product of the extents of dimensions [First, Last) of \p A.
+Index extentOver(const Desc *A, int First, int Last) {
+  Index N = 1;
+  forEachDimension(A, First, [&](int K) {
+    if (K < Last)
+      N *= extent(A, K);
+  });
+  return N;
+}
+
+/// The byte offset of the element numbered \p Linear (in array element
+/// order) of the dimensions [First, Last) of \p A.
+Index offsetOver(const Desc *A, int First, int Last, Index Linear) {
+  Index Offset = 0;
+  forEachDimension(A, First, [&](int K) {
+    if (K >= Last)
+      return;
+    Offset += (Linear % extent(A, K)) * A->dim[K].sm;
+    Linear /= extent(A, K);
+  });
+  return Offset;
+}
+
+/// The element of \p A (or of a scalar) numbered \p Before in the
+/// dimensions before \p D and \p After in those after it, before moving
+/// along \p D.
+const char *lineStart(const Desc *A, int D, Index Before, Index After) {
+  const char *P = static_cast<const char *>(A->base_addr);
+  if (A->rank == 0)
+    return P;
+  return P + offsetOver(A, 0, D, Before) + offsetOver(A, D + 1, A->rank, After);
+}
+
+/// R = the reduction of X along dimension \p Dim (1-based): an array of
+/// X's rank minus one, each element reducing one line of X in order.
+template <typename Accumulator, typename T>
+void reduceDim(Desc *R, const Desc *X, int Dim, const Desc *Mask) {
+  int D = Dim - 1, Rank = X->rank;
+  Index Kept[2] = {1, 1};
+  int NumKept = 0;
+  forEachDimension(X, 0, [&](int K) {
+    if (K != D)
+      Kept[NumKept++] = extent(X, K);
+  });
+  allocateResult<T>(R, Rank - 1, Kept[0], Kept[1]);
+  Index Before = extentOver(X, 0, D), After = extentOver(X, D + 1, Rank),
+        Length = extent(X, D), Stride = X->dim[D].sm,
+        MaskStride = Mask && Mask->rank ? Mask->dim[D].sm : 0;
+  T *Result = static_cast<T *>(R->base_addr);
+  for (Index A = 0; A < After; ++A)
+    for (Index B = 0; B < Before; ++B) {
+      const char *Line = lineStart(X, D, B, A);
+      const char *MaskLine = Mask ? lineStart(Mask, D, B, A) : nullptr;
+      Accumulator Acc;
+      for (Index I = 0; I < Length; ++I)
+        if (!Mask || isTrue(Mask, MaskLine + I * MaskStride))
+          Acc.add(*reinterpret_cast<const T *>(Line + I * Stride));
+      Result[B + A * Before] = Acc.result();
+    }
+}
+
+/// SUM, PRODUCT, MAXVAL or MINVAL with DIM= of a REAL array of rank up to 3
+/// (its result has at most two dimensions; FortranDescriptors.cpp checks).
+template <template <typename> class Accumulator>
+void reduceDimReal(Desc *R, const Desc *X, int Dim, const Desc *Mask) {
+  if (X->type == CFI_type_double)
+    return reduceDim<Accumulator<double>, double>(R, X, Dim, Mask);
+  reduceDim<Accumulator<float>, float>(R, X, Dim, Mask);
+}
+
+template <typename T> using MaxvalOf = ExtremumOf<T, true>;
+template <typename T> using MinvalOf = ExtremumOf<T, false>;
 
 //===----------------------------------------------------------------------===//
 // MATMUL, MATMUL(TRANSPOSE(A), B) and TRANSPOSE
@@ -436,10 +518,6 @@ void assignReal(Desc *To, const Desc *From, bool Double, const char *File,
 // Array constructors of run-time size
 //===----------------------------------------------------------------------===//
 
-bool isReal(const Desc *A) {
-  return A->type == CFI_type_float || A->type == CFI_type_double;
-}
-
 /// Makes room in the rank-1 array \p To for \p Needed elements, keeping
 /// the first \p Kept. Unallocated, it is allocated with the extent flang
 /// set (the constructor's final extent, when known) if that is enough;
@@ -471,8 +549,7 @@ void reserve(Desc *To, Index &Capacity, Index Kept, Index Needed,
 } // namespace
 
 /// flang 19's ArrayConstructorVector (flang/Runtime/array-constructor.h),
-/// whose storage flang allocates: the models keep the runtime's layout, so
-/// that a constructor of another type can be left to the runtime.
+/// whose storage flang allocates (the models keep the runtime's layout).
 struct ArrayConstructorVector {
   Desc *To;
   Index NextValuePosition;
@@ -519,22 +596,22 @@ void pushReal(ArrayConstructorVector *V, const Desc *From, const char *Scalar,
 
 extern "C" {
 
-#define REDUCTIONS(Kind, T, Lowest, Highest)                                   \
+#define REDUCTIONS(Kind, T)                                   \
   T MODEL(ASumReal##Kind)(const Desc *X, const char *, int, int,               \
                           const Desc *Mask) {                                  \
-    return sum<T>(X, Mask);                                                    \
+    return reduce<SumOf<T>, T>(X, Mask);                                       \
   }                                                                            \
   T MODEL(AProductReal##Kind)(const Desc *X, const char *, int, int,           \
                               const Desc *Mask) {                              \
-    return product<T>(X, Mask);                                                \
+    return reduce<ProductOf<T>, T>(X, Mask);                                   \
   }                                                                            \
   T MODEL(AMaxvalReal##Kind)(const Desc *X, const char *, int, int,            \
                              const Desc *Mask) {                               \
-    return extremum<T, true>(X, Mask, Lowest);                                 \
+    return reduce<ExtremumOf<T, true>, T>(X, Mask);                            \
   }                                                                            \
   T MODEL(AMinvalReal##Kind)(const Desc *X, const char *, int, int,            \
                              const Desc *Mask) {                               \
-    return extremum<T, false>(X, Mask, Highest);                               \
+    return reduce<ExtremumOf<T, false>, T>(X, Mask);                           \
   }                                                                            \
   T MODEL(ANorm2_##Kind)(const Desc *X, const char *, int, int) {              \
     return norm2<T>(X);                                                        \
@@ -553,42 +630,48 @@ extern "C" {
     matmul<T, true>(R, X, Y);                                                  \
   }
 
-REDUCTIONS(4, float, -__FLT_MAX__, __FLT_MAX__)
-REDUCTIONS(8, double, -__DBL_MAX__, __DBL_MAX__)
+REDUCTIONS(4, float)
+REDUCTIONS(8, double)
 
-/// TRANSPOSE of a REAL matrix into a new array; other types, which carry
-/// no derivatives, go to the runtime.
-void MODEL(ATranspose)(Desc *R, const Desc *M, const char *File, int Line) {
-  switch (M->type) {
-  case CFI_type_float:
-    return transpose<float>(R, M);
-  case CFI_type_double:
-    return transpose<double>(R, M);
-  default:
-    return _FortranATranspose(R, M, File, Line);
-  }
+void MODEL(ASumDim)(Desc *R, const Desc *X, int Dim, const char *, int,
+                    const Desc *Mask) {
+  reduceDimReal<SumOf>(R, X, Dim, Mask);
 }
 
-/// Intrinsic assignment of REAL arrays (to allocatables, with reallocation);
-/// other types, which carry no derivatives, go to the runtime.
+void MODEL(AProductDim)(Desc *R, const Desc *X, int Dim, const char *, int,
+                        const Desc *Mask) {
+  reduceDimReal<ProductOf>(R, X, Dim, Mask);
+}
+
+void MODEL(AMaxvalDim)(Desc *R, const Desc *X, int Dim, const char *, int,
+                       const Desc *Mask) {
+  reduceDimReal<MaxvalOf>(R, X, Dim, Mask);
+}
+
+void MODEL(AMinvalDim)(Desc *R, const Desc *X, int Dim, const char *, int,
+                       const Desc *Mask) {
+  reduceDimReal<MinvalOf>(R, X, Dim, Mask);
+}
+
+/// TRANSPOSE of a REAL matrix into a new array.
+void MODEL(ATranspose)(Desc *R, const Desc *M, const char *, int) {
+  if (M->type == CFI_type_double)
+    return transpose<double>(R, M);
+  transpose<float>(R, M);
+}
+
+/// Intrinsic assignment of REAL arrays (to allocatables, with
+/// reallocation).
 void MODEL(AAssign)(Desc *To, const Desc *From, const char *File, int Line) {
-  if (From->type == CFI_type_float || From->type == CFI_type_double)
-    return assignReal(To, From, From->type == CFI_type_double, File, Line);
-  _FortranAAssign(To, From, File, Line);
+  assignReal(To, From, From->type == CFI_type_double, File, Line);
 }
 
 /// Array constructors whose size flang cannot compute ([x, exp(x)],
-/// implied DO loops): flang allocates the constructor's state and calls
-/// Init, then Push for each value. REAL constructors are modeled; the
-/// others, which carry no derivatives, go to the runtime, which shares the
-/// state's layout.
+/// implied DO loops) of REAL values: flang allocates the constructor's
+/// state, calls Init, then Push for each value.
 void MODEL(AInitArrayConstructorVector)(ArrayConstructorVector *V, Desc *To,
-                                        bool UseValueLengths,
-                                        int VectorClassSize, const char *File,
-                                        int Line) {
-  if (!isReal(To))
-    return _FortranAInitArrayConstructorVector(V, To, UseValueLengths,
-                                               VectorClassSize, File, Line);
+                                        bool UseValueLengths, int,
+                                        const char *File, int Line) {
   V->To = To;
   V->NextValuePosition = 0;
   V->ActualAllocationSize = To->base_addr ? elementCount(To) : 0;
@@ -599,25 +682,19 @@ void MODEL(AInitArrayConstructorVector)(ArrayConstructorVector *V, Desc *To,
 
 void MODEL(APushArrayConstructorValue)(ArrayConstructorVector *V,
                                        const Desc *From) {
-  if (!isReal(V->To))
-    return _FortranAPushArrayConstructorValue(V, From);
   pushReal(V, From, nullptr, elementCount(From));
 }
 
 void MODEL(APushArrayConstructorSimpleScalar)(ArrayConstructorVector *V,
                                               void *From) {
-  if (!isReal(V->To))
-    return _FortranAPushArrayConstructorSimpleScalar(V, From);
   pushReal(V, nullptr, static_cast<const char *>(From), 1);
 }
 
-/// ALLOCATE(A(...)) with STAT= or ERRMSG=, of intrinsic types: flang sets
+/// ALLOCATE(A(...)) with STAT= or ERRMSG=, of REAL arrays: flang sets
 /// the bounds with AllocatableSetBounds first. The runtime's allocation is
 /// malloc, and DEALLOCATE (or the end of the scope) frees with free.
-int MODEL(AAllocatableAllocate)(Desc *A, bool HasStat, const Desc *ErrMsg,
+int MODEL(AAllocatableAllocate)(Desc *A, bool HasStat, const Desc *,
                                 const char *File, int Line) {
-  if (A->type == CFI_type_struct || A->type == CFI_type_other)
-    return _FortranAAllocatableAllocate(A, HasStat, ErrMsg, File, Line);
   if (A->base_addr) {
     if (HasStat)
       return CFI_ERROR_BASE_ADDR_NOT_NULL;
@@ -643,10 +720,8 @@ void MODEL(AAllocatableSetBounds)(Desc *A, int ZeroBasedDim, Index Lower,
   });
 }
 
-int MODEL(AAllocatableDeallocate)(Desc *A, bool HasStat, const Desc *ErrMsg,
+int MODEL(AAllocatableDeallocate)(Desc *A, bool HasStat, const Desc *,
                                   const char *File, int Line) {
-  if (A->type == CFI_type_struct || A->type == CFI_type_other)
-    return _FortranAAllocatableDeallocate(A, HasStat, ErrMsg, File, Line);
   if (!A->base_addr) {
     if (HasStat)
       return CFI_ERROR_BASE_ADDR_NULL;

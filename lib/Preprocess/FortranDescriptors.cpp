@@ -1,0 +1,221 @@
+//===- FortranDescriptors.cpp - What flang's descriptors hold ---------------===//
+//
+// Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Some functions of flang's runtime serve every type (Assign, SumDim,
+// Transpose, ALLOCATE, array constructors) and read the type from a
+// descriptor. Their models (models/FortranRuntime.cpp) only do REAL arrays.
+// A model is used where the descriptor that decides is known to describe
+// REAL data; elsewhere the runtime is called as the program does, and AD
+// reports the call if derivatives reach it. Models thus never need to fall
+// back to the runtime, which would let the descriptors escape and keep them
+// in memory.
+//
+// Known means: the descriptor is a stack slot of the function that flang
+// filled in (a store of the type field, of a constant that covers it such
+// as the <4 x i8> the optimizer makes of rank, type and attribute, or of a
+// whole descriptor value, at -O0, whose field is a constant or copied from
+// another such descriptor), and otherwise only read or passed to functions
+// that have models, which keep a REAL type REAL.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adjoint/Preprocess/Preprocess.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ConstantFolding.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Operator.h"
+#include <optional>
+
+using namespace llvm;
+
+namespace adjoint {
+
+namespace {
+
+// The layout of a descriptor (ISO_Fortran_binding.h's CFI_cdesc_t).
+constexpr uint64_t RankOffset = 20, TypeOffset = 21;
+constexpr uint8_t TypeFloat = 27, TypeDouble = 28; // CFI_type_float, _double
+
+/// How many descriptors copied from descriptors are followed.
+constexpr unsigned MaxCopyDepth = 4;
+
+/// Which argument of a runtime function of every type decides the type its
+/// model handles. Runtime functions whose names say the type
+/// (SumReal8, MatmulReal8Real8) are not listed: their models always apply.
+struct TypedModel {
+  StringLiteral Name;
+  unsigned Arg;
+  /// Arg is an array constructor's state: the `to` descriptor of the Init
+  /// that set it up decides.
+  bool ThroughConstructor = false;
+  /// The highest rank the model handles (0: any).
+  unsigned MaxRank = 0;
+};
+
+constexpr TypedModel TypedModels[] = {
+    {"_FortranAAssign", 1},
+    {"_FortranATranspose", 1},
+    {"_FortranASumDim", 1, false, 3},
+    {"_FortranAProductDim", 1, false, 3},
+    {"_FortranAMaxvalDim", 1, false, 3},
+    {"_FortranAMinvalDim", 1, false, 3},
+    {"_FortranAAllocatableAllocate", 0},
+    {"_FortranAAllocatableDeallocate", 0},
+    {"_FortranAInitArrayConstructorVector", 1},
+    {"_FortranAPushArrayConstructorValue", 0, true},
+    {"_FortranAPushArrayConstructorSimpleScalar", 0, true},
+};
+
+const TypedModel *findTypedModel(StringRef Name) {
+  for (const TypedModel &M : TypedModels)
+    if (M.Name == Name)
+      return &M;
+  return nullptr;
+}
+
+std::optional<uint8_t> storedByte(const Value *Desc, uint64_t Offset,
+                                  unsigned Depth);
+
+/// Byte \p Index of the value \p V stored into a descriptor.
+std::optional<uint8_t> byteOfStoredValue(Value *V, uint64_t Index,
+                                         const DataLayout &DL,
+                                         unsigned Depth) {
+  Type *I8 = Type::getInt8Ty(V->getContext());
+  if (auto *C = dyn_cast<Constant>(V)) {
+    if (auto *Byte = dyn_cast_or_null<ConstantInt>(
+            ConstantFoldLoadFromConst(C, I8, APInt(64, Index), DL)))
+      return Byte->getZExtValue();
+    return std::nullopt;
+  }
+  // A whole descriptor copied from another one.
+  if (auto *Load = dyn_cast<LoadInst>(V); Load && Load->isSimple())
+    return storedByte(Load->getPointerOperand(), Index, Depth + 1);
+  // A whole descriptor built field by field (-O0): the field that holds
+  // the byte, if it is one byte wide.
+  auto *ST = dyn_cast<StructType>(V->getType());
+  if (!ST)
+    return std::nullopt;
+  const StructLayout *Layout = DL.getStructLayout(ST);
+  unsigned Field = Layout->getElementContainingOffset(Index);
+  if (Layout->getElementOffset(Field) != Index ||
+      !ST->getElementType(Field)->isIntegerTy(8))
+    return std::nullopt;
+  if (auto *Byte = dyn_cast_or_null<ConstantInt>(FindInsertedValue(V, Field)))
+    return Byte->getZExtValue();
+  return std::nullopt;
+}
+
+/// Is \p Call one that may be given a descriptor without changing its rank
+/// or type: a function with a model (its model keeps REAL types REAL), or
+/// one that only reads (the output of PRINT)?
+bool keepsDescriptor(const CallBase &Call) {
+  if (const auto *II = dyn_cast<IntrinsicInst>(&Call))
+    return II->isLifetimeStartOrEnd();
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee)
+    return false;
+  StringRef Name = Callee->getName();
+  return isLibraryModel(*Callee) || hasLibraryModel(Name) ||
+         Name.starts_with("_FortranAioOutput");
+}
+
+/// The value that every write gives the byte at \p Offset of the
+/// descriptor at \p Desc, if they all write the same constant and nothing
+/// else may change it.
+std::optional<uint8_t> storedByte(const Value *Desc, uint64_t Offset,
+                                  unsigned Depth) {
+  if (Depth > MaxCopyDepth)
+    return std::nullopt;
+  const DataLayout &DL = cast<Instruction>(Desc)->getDataLayout();
+  int64_t DescOffset = 0;
+  const Value *Base = GetPointerBaseWithConstantOffset(Desc, DescOffset, DL);
+  if (!isa<AllocaInst>(Base))
+    return std::nullopt;
+  uint64_t Target = DescOffset + Offset;
+  std::optional<uint8_t> Byte;
+  SmallVector<std::pair<const Value *, uint64_t>, 16> Worklist = {{Base, 0}};
+  while (!Worklist.empty()) {
+    auto [Ptr, At] = Worklist.pop_back_val();
+    for (const User *U : Ptr->users()) {
+      if (const auto *GEP = dyn_cast<GEPOperator>(U)) {
+        APInt Delta(64, 0);
+        if (!GEP->accumulateConstantOffset(DL, Delta))
+          return std::nullopt;
+        Worklist.push_back({GEP, At + Delta.getSExtValue()});
+        continue;
+      }
+      if (isa<LoadInst>(U))
+        continue;
+      if (const auto *Call = dyn_cast<CallBase>(U)) {
+        if (!keepsDescriptor(*Call))
+          return std::nullopt;
+        continue;
+      }
+      const auto *Store = dyn_cast<StoreInst>(U);
+      if (!Store || Store->getValueOperand() == Ptr || !Store->isSimple())
+        return std::nullopt; // The descriptor's address escapes.
+      Value *Stored = const_cast<Value *>(Store->getValueOperand());
+      uint64_t Size = DL.getTypeStoreSize(Stored->getType());
+      if (Target < At || Target >= At + Size)
+        continue;
+      std::optional<uint8_t> Written =
+          byteOfStoredValue(Stored, Target - At, DL, Depth);
+      if (!Written || (Byte && *Byte != *Written))
+        return std::nullopt;
+      Byte = Written;
+    }
+  }
+  return Byte;
+}
+
+/// Is \p Desc known to describe REAL(4) or REAL(8) data, of rank at most
+/// \p MaxRank (0: any)?
+bool describesReal(const Value *Desc, unsigned MaxRank) {
+  std::optional<uint8_t> Type = storedByte(Desc, TypeOffset, 0);
+  if (!Type || (*Type != TypeFloat && *Type != TypeDouble))
+    return false;
+  if (MaxRank == 0)
+    return true;
+  std::optional<uint8_t> Rank = storedByte(Desc, RankOffset, 0);
+  return Rank && *Rank <= MaxRank;
+}
+
+/// The `to` descriptor of the Init that set up the array constructor state
+/// \p Vector.
+const Value *constructorTarget(const Value *Vector) {
+  const Value *Slot = getUnderlyingObject(Vector);
+  for (const User *U : Slot->users())
+    if (const auto *Call = dyn_cast<CallBase>(U))
+      if (const Function *Callee = Call->getCalledFunction();
+          Callee && Call->arg_size() > 1 &&
+          (Callee->getName() == "_FortranAInitArrayConstructorVector" ||
+           Callee->getName() ==
+               "__adjoint_model__FortranAInitArrayConstructorVector"))
+        return Call->getArgOperand(1);
+  return nullptr;
+}
+
+} // namespace
+
+bool modelApplies(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  const TypedModel *M = Callee ? findTypedModel(Callee->getName()) : nullptr;
+  if (!M)
+    return true;
+  if (M->Arg >= Call.arg_size())
+    return false;
+  const Value *Desc = Call.getArgOperand(M->Arg);
+  if (M->ThroughConstructor)
+    Desc = constructorTarget(Desc);
+  return Desc && describesReal(Desc, M->MaxRank);
+}
+
+} // namespace adjoint
