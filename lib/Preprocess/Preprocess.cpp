@@ -224,8 +224,9 @@ FunctionPassManager buildCanonicalizationPipeline() {
 /// descriptors that flang filled in on the stack, usually before a loop (it
 /// computes an array expression, then passes it to the runtime). The rank
 /// and type are forwarded from flang's stores (MemorySSA), tests of them
-/// fold, loops over the dimensions of higher ranks with them, and SROA can
-/// then turn the descriptors into registers.
+/// fold, and with them the loops over the dimensions of higher ranks, whose
+/// variable indices kept the descriptors in memory: SROA can then turn the
+/// descriptors into registers.
 void canonicalizeDescriptors(Function &Clone, FunctionAnalysisManager &FAM) {
   FunctionPassManager FPM;
   FPM.addPass(InstCombinePass());
@@ -235,7 +236,7 @@ void canonicalizeDescriptors(Function &Clone, FunctionAnalysisManager &FAM) {
   FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
   FPM.addPass(InstCombinePass());
   FPM.addPass(SimplifyCFGPass());
-  // What the last simplification freed of its last escape.
+  // What the simplification just made promotable.
   FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
   // Each round may fold the test of a rank that kept a loop over the
   // dimensions, whose variable index kept a descriptor in memory.
