@@ -6,6 +6,7 @@
 
 #include "adjoint/Support/Diagnostics.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -37,6 +38,8 @@ bool hostDropsErrors() {
   return Drops;
 }
 
+std::string demangleFortranNames(StringRef Message);
+
 /// Errors printed here because the host would have dropped them.
 unsigned ErrorsPrintedHere = 0;
 
@@ -55,16 +58,63 @@ void printError(const Instruction &At, const Twine &Message) {
     // copies (f.adjoint.primal) mean nothing to a user.
     StringRef Name = At.getFunction()->getName();
     if (!Name.contains(".adjoint."))
-      OS << " (in function '" << demangle(Name) << "')";
+      OS << demangleFortranNames(" (in function '" + demangle(Name) + "')");
     OS << " [compile with -g for source lines]";
   }
   OS << '\n';
 }
 
+/// The source name of a symbol that flang mangled, or "" if \p Name is
+/// not one: `_QM<module>P<procedure>` is procedure::module, with `F<host>`
+/// for internal procedures and `E<name>` for variables; `_QQmain` is the
+/// main program. Fortran names are lower case: the upper-case letters are
+/// the tags.
+std::string demangleFortran(StringRef Name) {
+  if (Name == "_QQmain")
+    return "main program";
+  if (!Name.consume_front("_Q") || Name.starts_with("Q") || Name.empty())
+    return "";
+  std::string Result;
+  while (!Name.empty()) {
+    char Tag = Name.front();
+    if (!isUpper(Tag))
+      return "";
+    Name = Name.drop_front();
+    StringRef Part = Name.take_while([](char C) { return !isUpper(C); });
+    Name = Name.drop_front(Part.size());
+    if (Part.empty() || !StringRef("MFPE").contains(Tag))
+      return "";
+    if (!Result.empty())
+      Result += "::";
+    Result += Part;
+  }
+  return Result;
+}
+
+/// \p Message with the names flang mangled, quoted in it, in source form.
+std::string demangleFortranNames(StringRef Message) {
+  std::string Result;
+  while (!Message.empty()) {
+    size_t Start = Message.find("'_Q");
+    size_t End = Start == StringRef::npos ? Start : Message.find('\'', Start + 1);
+    if (End == StringRef::npos) {
+      Result += Message;
+      break;
+    }
+    StringRef Name = Message.slice(Start + 1, End);
+    std::string Source = demangleFortran(Name);
+    Result += Message.take_front(Start + 1);
+    Result += Source.empty() ? Name.str() : Source;
+    Message = Message.drop_front(End);
+  }
+  return Result;
+}
+
 } // namespace
 
-void reportError(const Instruction &At, const Twine &Message) {
+void reportError(const Instruction &At, const Twine &Twined) {
   const Function &F = *At.getFunction();
+  std::string Message = demangleFortranNames(Twined.str());
   // DiagnosticInfoUnsupported is what clang turns into a located
   // "error: ..." without printing IR or a backtrace.
   F.getContext().diagnose(

@@ -29,6 +29,7 @@ module errors
   end interface
 
   integer(c_int), bind(C, name="enzyme_out") :: enzyme_out
+  real(c_double) :: saved
 
 contains
 
@@ -37,9 +38,19 @@ contains
     real(c_double), value :: x
     real(c_double) :: v(3)
     v = [x, 2 * x, 3 * x]
-    ! LINES-DAG: errors.f90:[[@LINE+2]]:5: error: adjoint: '_FortranACshiftVector' (CSHIFT) is a function of the Fortran runtime that Adjoint cannot differentiate through yet; {{.*}} (in the gradient of 'shifted' requested at {{.*}}errors.f90:[[@LINE+16]]:5)
+    ! LINES-DAG: errors.f90:[[@LINE+2]]:5: error: adjoint: '_FortranACshiftVector' (CSHIFT) is a function of the Fortran runtime that Adjoint cannot differentiate through yet; {{.*}} (in the gradient of 'shifted' requested at {{.*}}errors.f90:{{[0-9]+}}:5)
     ! NOLINES-DAG: error: adjoint: '_FortranACshiftVector' (CSHIFT) is a function of the Fortran runtime {{.*}} (in the gradient of 'shifted' requested at function 'grad') [compile with -g for source lines]
     shifted = sum(cshift(v, 1) * v)
+  end function
+
+  ! A derivative cannot be kept in a module variable. Names flang mangles
+  ! (_QMerrorsPkeep) are shown as in the source.
+  real(c_double) function keep(x)
+    real(c_double), value :: x
+    ! LINES-DAG: errors.f90:[[@LINE+2]]:5: error: adjoint: storing a value that carries a derivative into global variable 'errors::saved' is not supported{{.*}}(in the gradient of 'errors::keep' requested at
+    ! NOLINES-DAG: error: adjoint: storing a value that carries a derivative into global variable 'errors::saved' {{.*}}(in the gradient of 'errors::keep' requested at function 'grad')
+    saved = 2 * x
+    keep = saved
   end function
 
   real(c_double) function first(x) bind(C)
@@ -54,9 +65,10 @@ contains
     ! LINES-DAG: errors.f90:[[@LINE+2]]:5: error: adjoint: enzyme_out on parameter 1 of 'first'
     ! NOLINES-DAG: error: adjoint: enzyme_out on parameter 1 of 'first' {{.*}} (in function 'grad') [compile with -g for source lines]
     grad = autodiff(c_funloc(shifted), x) + &
-           autodiff_pointer(c_funloc(first), enzyme_out, v)
+           autodiff_pointer(c_funloc(first), enzyme_out, v) + &
+           autodiff(c_funloc(keep), x)
   end function
 end module
 
-! LINES: LLVM ERROR: adjoint: 2 errors reported above; compilation stopped
-! NOLINES: LLVM ERROR: adjoint: 2 errors reported above; compilation stopped
+! LINES: LLVM ERROR: adjoint: 3 errors reported above; compilation stopped
+! NOLINES: LLVM ERROR: adjoint: 3 errors reported above; compilation stopped
