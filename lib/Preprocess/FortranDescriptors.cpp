@@ -6,10 +6,11 @@
 //
 // Some functions of flang's runtime serve every type (Assign, SumDim,
 // Transpose, ALLOCATE, array constructors) and read the type from a
-// descriptor. Their models (models/FortranRuntime.cpp) only do REAL arrays.
-// A model is used where the descriptor that decides is known to describe
-// REAL data; elsewhere the runtime is called as the program does, and AD
-// reports the call if derivatives reach it. Models thus never need to fall
+// descriptor. Their models (models/FortranRuntime.cpp) only do REAL arrays
+// (and COMPLEX ones, those that only move data), of limited rank for some.
+// A model is used where the descriptors are known to fit; elsewhere the
+// runtime is called as the program does, and AD reports the call if
+// derivatives reach it. Models thus never need to fall
 // back to the runtime, which would let the descriptors escape and keep them
 // in memory.
 //
@@ -42,36 +43,47 @@ namespace {
 
 // The layout of a descriptor (ISO_Fortran_binding.h's CFI_cdesc_t).
 constexpr uint64_t RankOffset = 20, TypeOffset = 21;
-constexpr uint8_t TypeFloat = 27, TypeDouble = 28; // CFI_type_float, _double
+// CFI_type_float, _double, _float_Complex, _double_Complex.
+constexpr uint8_t TypeFloat = 27, TypeDouble = 28, TypeComplexFloat = 34,
+                  TypeComplexDouble = 35;
 
 /// How many descriptors copied from descriptors are followed.
 constexpr unsigned MaxCopyDepth = 4;
 
 /// Which argument of a runtime function of every type decides the type its
-/// model handles. Runtime functions whose names say the type
-/// (SumReal8, MatmulReal8Real8) are not listed: their models always apply.
+/// model handles, and what else the model needs of the call. Runtime
+/// functions whose names say the type (SumReal8, MatmulReal8Real8) are not
+/// listed: their models always apply.
 struct TypedModel {
   StringLiteral Name;
-  unsigned Arg;
-  /// Arg is an array constructor's state: the `to` descriptor of the Init
-  /// that set it up decides.
+  unsigned TypeArg;
+  /// COMPLEX data too (the models that only move data).
+  bool Complex;
+  /// TypeArg is an array constructor's state: the `to` descriptor of the
+  /// Init that set it up decides.
   bool ThroughConstructor = false;
-  /// The highest rank the model handles (0: any).
+  /// A descriptor whose rank must be at most MaxRank, if any.
+  int RankArg = -1;
   unsigned MaxRank = 0;
+  /// Optional arguments the model does not handle: they must be absent.
+  int AbsentArgs[2] = {-1, -1};
 };
 
 constexpr TypedModel TypedModels[] = {
-    {"_FortranAAssign", 1},
-    {"_FortranATranspose", 1},
-    {"_FortranASumDim", 1, false, 3},
-    {"_FortranAProductDim", 1, false, 3},
-    {"_FortranAMaxvalDim", 1, false, 3},
-    {"_FortranAMinvalDim", 1, false, 3},
-    {"_FortranAAllocatableAllocate", 0},
-    {"_FortranAAllocatableDeallocate", 0},
-    {"_FortranAInitArrayConstructorVector", 1},
-    {"_FortranAPushArrayConstructorValue", 0, true},
-    {"_FortranAPushArrayConstructorSimpleScalar", 0, true},
+    {"_FortranAAssign", 1, true},
+    {"_FortranATranspose", 1, true},
+    {"_FortranASpread", 1, true, false, 1, 2},
+    {"_FortranAReshape", 1, true, false, 0, 3, {3, 4}},
+    {"_FortranACshiftVector", 1, true},
+    {"_FortranASumDim", 1, false, false, 1, 3},
+    {"_FortranAProductDim", 1, false, false, 1, 3},
+    {"_FortranAMaxvalDim", 1, false, false, 1, 3},
+    {"_FortranAMinvalDim", 1, false, false, 1, 3},
+    {"_FortranAAllocatableAllocate", 0, true},
+    {"_FortranAAllocatableDeallocate", 0, true},
+    {"_FortranAInitArrayConstructorVector", 1, true},
+    {"_FortranAPushArrayConstructorValue", 0, true, true},
+    {"_FortranAPushArrayConstructorSimpleScalar", 0, true, true},
 };
 
 const TypedModel *findTypedModel(StringRef Name) {
@@ -82,7 +94,7 @@ const TypedModel *findTypedModel(StringRef Name) {
 }
 
 std::optional<uint8_t> storedByte(const Value *Desc, uint64_t Offset,
-                                  unsigned Depth);
+                                  const DataLayout &DL, unsigned Depth);
 
 /// Byte \p Index of the value \p V stored into a descriptor.
 std::optional<uint8_t> byteOfStoredValue(Value *V, uint64_t Index,
@@ -97,7 +109,7 @@ std::optional<uint8_t> byteOfStoredValue(Value *V, uint64_t Index,
   }
   // A whole descriptor copied from another one.
   if (auto *Load = dyn_cast<LoadInst>(V); Load && Load->isSimple())
-    return storedByte(Load->getPointerOperand(), Index, Depth + 1);
+    return storedByte(Load->getPointerOperand(), Index, DL, Depth + 1);
   // A whole descriptor built field by field (-O0): the field that holds
   // the byte, if it is one byte wide.
   auto *ST = dyn_cast<StructType>(V->getType());
@@ -131,10 +143,9 @@ bool keepsDescriptor(const CallBase &Call) {
 /// descriptor at \p Desc, if they all write the same constant and nothing
 /// else may change it.
 std::optional<uint8_t> storedByte(const Value *Desc, uint64_t Offset,
-                                  unsigned Depth) {
+                                  const DataLayout &DL, unsigned Depth) {
   if (Depth > MaxCopyDepth)
     return std::nullopt;
-  const DataLayout &DL = cast<Instruction>(Desc)->getDataLayout();
   int64_t DescOffset = 0;
   const Value *Base = GetPointerBaseWithConstantOffset(Desc, DescOffset, DL);
   if (!isa<AllocaInst>(Base))
@@ -154,6 +165,19 @@ std::optional<uint8_t> storedByte(const Value *Desc, uint64_t Offset,
       }
       if (isa<LoadInst>(U))
         continue;
+      // The optimizer zeroes neighbouring fields with a memset.
+      if (const auto *Set = dyn_cast<MemSetInst>(U)) {
+        const auto *Length = dyn_cast<ConstantInt>(Set->getLength());
+        const auto *Value = dyn_cast<ConstantInt>(Set->getValue());
+        if (Set->getDest() != Ptr || !Length || !Value)
+          return std::nullopt;
+        if (Target < At || Target >= At + Length->getZExtValue())
+          continue;
+        if (Byte && *Byte != Value->getZExtValue())
+          return std::nullopt;
+        Byte = Value->getZExtValue();
+        continue;
+      }
       if (const auto *Call = dyn_cast<CallBase>(U)) {
         if (!keepsDescriptor(*Call))
           return std::nullopt;
@@ -176,15 +200,20 @@ std::optional<uint8_t> storedByte(const Value *Desc, uint64_t Offset,
   return Byte;
 }
 
-/// Is \p Desc known to describe REAL(4) or REAL(8) data, of rank at most
-/// \p MaxRank (0: any)?
-bool describesReal(const Value *Desc, unsigned MaxRank) {
-  std::optional<uint8_t> Type = storedByte(Desc, TypeOffset, 0);
-  if (!Type || (*Type != TypeFloat && *Type != TypeDouble))
+/// Is \p Desc known to describe REAL(4) or REAL(8) data (or, with
+/// \p Complex, COMPLEX(4) or COMPLEX(8) data)?
+bool describesReal(const Value *Desc, bool Complex, const DataLayout &DL) {
+  std::optional<uint8_t> Type = storedByte(Desc, TypeOffset, DL, 0);
+  if (!Type)
     return false;
-  if (MaxRank == 0)
+  if (*Type == TypeFloat || *Type == TypeDouble)
     return true;
-  std::optional<uint8_t> Rank = storedByte(Desc, RankOffset, 0);
+  return Complex && (*Type == TypeComplexFloat || *Type == TypeComplexDouble);
+}
+
+/// Is the rank of \p Desc known to be at most \p MaxRank?
+bool rankAtMost(const Value *Desc, unsigned MaxRank, const DataLayout &DL) {
+  std::optional<uint8_t> Rank = storedByte(Desc, RankOffset, DL, 0);
   return Rank && *Rank <= MaxRank;
 }
 
@@ -210,12 +239,21 @@ bool modelApplies(const CallBase &Call) {
   const TypedModel *M = Callee ? findTypedModel(Callee->getName()) : nullptr;
   if (!M)
     return true;
-  if (M->Arg >= Call.arg_size())
+  auto Arg = [&](int I) -> const Value * {
+    return I >= 0 && unsigned(I) < Call.arg_size() ? Call.getArgOperand(I)
+                                                   : nullptr;
+  };
+  for (int Absent : M->AbsentArgs)
+    if (Absent >= 0 && !isa_and_present<ConstantPointerNull>(Arg(Absent)))
+      return false;
+  const DataLayout &DL = Call.getDataLayout();
+  if (M->RankArg >= 0 &&
+      !(Arg(M->RankArg) && rankAtMost(Arg(M->RankArg), M->MaxRank, DL)))
     return false;
-  const Value *Desc = Call.getArgOperand(M->Arg);
-  if (M->ThroughConstructor)
+  const Value *Desc = Arg(M->TypeArg);
+  if (Desc && M->ThroughConstructor)
     Desc = constructorTarget(Desc);
-  return Desc && describesReal(Desc, M->MaxRank);
+  return Desc && describesReal(Desc, M->Complex, DL);
 }
 
 } // namespace adjoint

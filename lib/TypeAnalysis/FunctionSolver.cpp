@@ -777,8 +777,12 @@ void FunctionSolver::visitMemoryAccess(const Value *Ptr, const Value *Val,
 
 void FunctionSolver::applyTBAA(const Instruction &I, const Value *Ptr,
                                const Value *Val, Type *ValTy) {
-  ConcreteType T =
-      tbaaAccessType(I.getMetadata(LLVMContext::MD_tbaa), *F.getParent());
+  const MDNode *Tag = I.getMetadata(LLVMContext::MD_tbaa);
+  ConcreteType T = tbaaAccessType(Tag, *F.getParent());
+  // flang's descriptors hold integers besides their base address.
+  if (!T.isKnown() && ValTy->isIntOrIntVectorTy() &&
+      isFortranDescriptorAccess(Tag))
+    T = ConcreteType::Integer;
   if (!T.isKnown())
     return;
   TypeTree Mem;

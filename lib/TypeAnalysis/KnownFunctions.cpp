@@ -144,6 +144,10 @@ ConcreteType tbaaAccessType(const MDNode *Tag, const Module &M) {
       .Default(ConcreteType::Unknown);
 }
 
+bool isFortranDescriptorAccess(const MDNode *Tag) {
+  return Tag && typeNodeName(accessTypeNode(Tag)) == "descriptor member";
+}
+
 StringRef knownSignature(StringRef Name) {
   for (const Signature &S : Signatures) {
     if (Name == S.Name)

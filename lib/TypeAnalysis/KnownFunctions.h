@@ -31,6 +31,11 @@ namespace adjoint {
 /// "long double" is.
 ConcreteType tbaaAccessType(const llvm::MDNode *Tag, const llvm::Module &M);
 
+/// Does the TBAA access tag \p Tag mark an access to a field of one of
+/// flang's descriptors ("descriptor member")? The fields are the base
+/// address and integers (sizes, rank, type, bounds, strides), never floats.
+bool isFortranDescriptorAccess(const llvm::MDNode *Tag);
+
 /// What a library function states about its arguments and result, one
 /// token per position, the result first:
 ///   .    nothing beyond the IR type

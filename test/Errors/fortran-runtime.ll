@@ -1,5 +1,7 @@
-; A call into flang's runtime that has no model (CSHIFT) and carries
-; derivatives is an error that names the Fortran operation.
+; A call into flang's runtime that carries derivatives and that no model
+; applies to is an error that names the Fortran operation: CSHIFT has a
+; model for REAL and COMPLEX vectors, but this one shifts a descriptor the
+; function received, whose type the plugin cannot know.
 ; RUN: not %opt-adjoint -passes=adjoint -disable-output %s 2>&1 | FileCheck %s
 
 declare double @__enzyme_autodiff(ptr, ...)

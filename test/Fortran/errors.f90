@@ -33,14 +33,14 @@ module errors
 
 contains
 
-  ! CSHIFT is a call into the runtime that has no model.
+  ! EOSHIFT is a call into the runtime that has no model.
   real(c_double) function shifted(x) bind(C)
     real(c_double), value :: x
     real(c_double) :: v(3)
     v = [x, 2 * x, 3 * x]
-    ! LINES-DAG: errors.f90:[[@LINE+2]]:5: error: adjoint: '_FortranACshiftVector' (CSHIFT) is a function of the Fortran runtime that Adjoint cannot differentiate through yet; {{.*}} (in the gradient of 'shifted' requested at {{.*}}errors.f90:{{[0-9]+}}:5)
-    ! NOLINES-DAG: error: adjoint: '_FortranACshiftVector' (CSHIFT) is a function of the Fortran runtime {{.*}} (in the gradient of 'shifted' requested at function 'grad') [compile with -g for source lines]
-    shifted = sum(cshift(v, 1) * v)
+    ! LINES-DAG: errors.f90:[[@LINE+2]]:5: error: adjoint: '_FortranAEoshiftVector' (EOSHIFT) is a function of the Fortran runtime that Adjoint cannot differentiate through yet; {{.*}} (in the gradient of 'shifted' requested at {{.*}}errors.f90:{{[0-9]+}}:5)
+    ! NOLINES-DAG: error: adjoint: '_FortranAEoshiftVector' (EOSHIFT) is a function of the Fortran runtime {{.*}} (in the gradient of 'shifted' requested at function 'grad') [compile with -g for source lines]
+    shifted = sum(eoshift(v, 1) * v)
   end function
 
   ! A derivative cannot be kept in a module variable. Names flang mangles

@@ -21,8 +21,9 @@
 // vectorization for the same reason, and to keep the IR simple for AD.
 //
 // The runtime's functions of every type (Assign, SumDim, ...) have models
-// for REAL data only: the plugin uses them where it knows the type
-// (FortranDescriptors.cpp), and leaves the other calls to the runtime.
+// for REAL data (and, those that only move data, for COMPLEX data) only:
+// the plugin uses them where it knows the type (FortranDescriptors.cpp),
+// and leaves the other calls to the runtime.
 //
 // Descriptors are ISO_Fortran_binding.h's CFI_cdesc_t, which is the layout
 // of flang's descriptors. Element (i0, i1, ...) of an array (zero-based) is
@@ -155,6 +156,18 @@ void forEachElement(const Desc *A, const Desc *Mask, Fn Visit) {
   }
 }
 
+/// Calls \p Visit on the address of every element of \p A, in array
+/// element order.
+template <typename Fn> void forEachElementAddress(const Desc *A, Fn Visit) {
+  Index Columns = columnCount(A), Length = columnLength(A),
+        Stride = columnStride(A);
+  for (Index C = 0; C < Columns; ++C) {
+    const char *Column = columnStart(A, C);
+    for (Index I = 0; I < Length; ++I)
+      Visit(Column + I * Stride);
+  }
+}
+
 template <typename T> T &at(const Desc *A, Index I) {
   return *reinterpret_cast<T *>(static_cast<char *>(A->base_addr) +
                                 I * A->dim[0].sm);
@@ -169,25 +182,32 @@ template <typename T> constexpr signed char typeCode();
 template <> constexpr signed char typeCode<float>() { return CFI_type_float; }
 template <> constexpr signed char typeCode<double>() { return CFI_type_double; }
 
-/// Establishes \p R as a freshly allocated, contiguous array of T with lower
-/// bounds 1, as the runtime does for the results of transformational
-/// intrinsics. Its old contents, if any, are not freed: flang passes an
-/// unallocated descriptor and frees the result itself.
-template <typename T>
-void allocateResult(Desc *R, int Rank, Index Extent0, Index Extent1) {
-  R->elem_len = sizeof(T);
+/// Establishes \p R as a freshly allocated, contiguous array of rank
+/// \p Rank (at most 3) and the given extents, with lower bounds 1, as the
+/// runtime does for the results of transformational intrinsics. Its old
+/// contents, if any, are not freed: flang passes an unallocated descriptor
+/// and frees the result itself.
+void allocateLike(Desc *R, int Rank, const Index *Extents, signed char Type,
+                  size_t ElementBytes) {
+  R->elem_len = ElementBytes;
   R->version = CFI_VERSION;
   R->rank = static_cast<CFI_rank_t>(Rank);
-  R->type = typeCode<T>();
+  R->type = Type;
   R->attribute = CFI_attribute_allocatable;
-  Index Stride = sizeof(T);
+  Index Stride = ElementBytes;
   forEachDimension(R, 0, [&](int K) {
     R->dim[K].lower_bound = 1;
-    R->dim[K].extent = K == 0 ? Extent0 : Extent1;
+    R->dim[K].extent = Extents[K];
     R->dim[K].sm = Stride;
-    Stride *= R->dim[K].extent;
+    Stride *= Extents[K];
   });
   R->base_addr = std::malloc(Stride > 0 ? Stride : 1);
+}
+
+template <typename T>
+void allocateResult(Desc *R, int Rank, Index Extent0, Index Extent1) {
+  Index Extents[2] = {Extent0, Extent1};
+  allocateLike(R, Rank, Extents, typeCode<T>(), sizeof(T));
 }
 
 //===----------------------------------------------------------------------===//
@@ -350,7 +370,7 @@ template <typename T> using MaxvalOf = ExtremumOf<T, true>;
 template <typename T> using MinvalOf = ExtremumOf<T, false>;
 
 //===----------------------------------------------------------------------===//
-// MATMUL, MATMUL(TRANSPOSE(A), B) and TRANSPOSE
+// MATMUL and MATMUL(TRANSPOSE(A), B)
 //===----------------------------------------------------------------------===//
 
 /// R = op(X) * Y where op(X) is X or, with \p TransposeX, its transpose.
@@ -394,15 +414,6 @@ void matmul(Desc *R, const Desc *X, const Desc *Y) {
         Sum += XAt(I, L) * at<T>(Y, L, J);
       at<T>(R, I, J) = Sum;
     }
-}
-
-/// R = transpose(M), a new array.
-template <typename T> void transpose(Desc *R, const Desc *M) {
-  Index Rows = extent(M, 0), Cols = extent(M, 1);
-  allocateResult<T>(R, 2, Cols, Rows);
-  for (Index J = 0; J < Rows; ++J)
-    for (Index I = 0; I < Cols; ++I)
-      at<T>(R, I, J) = at<T>(M, J, I);
 }
 
 //===----------------------------------------------------------------------===//
@@ -453,19 +464,36 @@ void conformAllocatable(Desc *To, const Desc *From) {
   To->base_addr = std::malloc(Stride > 0 ? Stride : 1);
 }
 
-/// Copies a REAL element as what it is, a float or a double, so that AD
-/// sees what moves. (Once the model is inlined, the type is usually a
-/// constant and the test folds away.)
-void copyReal(char *To, const char *From, bool Double) {
-  if (Double)
-    *reinterpret_cast<double *>(To) = *reinterpret_cast<const double *>(From);
-  else
-    *reinterpret_cast<float *>(To) = *reinterpret_cast<const float *>(From);
+/// What the elements that the copying models move are: REAL or COMPLEX
+/// of kind 4 or 8.
+struct Element {
+  bool Double;  ///< Kind 8.
+  bool Complex; ///< Two parts.
+};
+
+Element elementOf(const Desc *A) {
+  return {A->type == CFI_type_double || A->type == CFI_type_double_Complex,
+          A->type == CFI_type_float_Complex ||
+              A->type == CFI_type_double_Complex};
+}
+
+/// Copies one element as what it is, floats or doubles, so that AD sees
+/// what moves. (Once the model is inlined, the type is usually a constant
+/// and the tests fold away.)
+void copyElement(char *To, const char *From, Element E) {
+  for (int Part = 0; Part != (E.Complex ? 2 : 1); ++Part) {
+    if (E.Double)
+      reinterpret_cast<double *>(To)[Part] =
+          reinterpret_cast<const double *>(From)[Part];
+    else
+      reinterpret_cast<float *>(To)[Part] =
+          reinterpret_cast<const float *>(From)[Part];
+  }
 }
 
 /// Copies the elements of \p From into \p To (same shape, or \p From a
 /// scalar), in array element order.
-void copyElements(const Desc *To, const Desc *From, bool Double) {
+void copyElements(const Desc *To, const Desc *From, Element E) {
   Index Columns = columnCount(To), Length = columnLength(To),
         ToStride = columnStride(To), FromStride = columnStride(From);
   for (Index C = 0; C < Columns; ++C) {
@@ -474,13 +502,13 @@ void copyElements(const Desc *To, const Desc *From, bool Double) {
                                  ? static_cast<const char *>(From->base_addr)
                                  : columnStart(From, C);
     for (Index I = 0; I < Length; ++I)
-      copyReal(ToColumn + I * ToStride, FromColumn + I * FromStride, Double);
+      copyElement(ToColumn + I * ToStride, FromColumn + I * FromStride, E);
   }
 }
 
 /// Copies the elements of \p A, in array element order, to or from the
 /// contiguous buffer \p Buffer.
-void transfer(const Desc *A, char *Buffer, bool ToBuffer, bool Double) {
+void transfer(const Desc *A, char *Buffer, bool ToBuffer, Element E) {
   Index Columns = columnCount(A), Length = columnLength(A),
         Stride = columnStride(A), Size = A->elem_len;
   for (Index C = 0; C < Columns; ++C) {
@@ -488,15 +516,16 @@ void transfer(const Desc *A, char *Buffer, bool ToBuffer, bool Double) {
     for (Index I = 0; I < Length; ++I, Buffer += Size) {
       char *Element = Column + I * Stride;
       if (ToBuffer)
-        copyReal(Buffer, Element, Double);
+        copyElement(Buffer, Element, E);
       else
-        copyReal(Element, Buffer, Double);
+        copyElement(Element, Buffer, E);
     }
   }
 }
 
-/// Intrinsic assignment of a REAL array or scalar \p From to \p To.
-void assignReal(Desc *To, const Desc *From, bool Double, const char *File,
+/// Intrinsic assignment of a REAL or COMPLEX array or scalar \p From to
+/// \p To.
+void assignElements(Desc *To, const Desc *From, Element E, const char *File,
                 int Line) {
   if (From->rank != 0 && To->attribute == CFI_attribute_allocatable)
     conformAllocatable(To, From);
@@ -504,13 +533,13 @@ void assignReal(Desc *To, const Desc *From, bool Double, const char *File,
     _FortranAReportFatalUserError(
         "assignment to an unallocated allocatable", File, Line);
   if (From->rank == 0 || !mayOverlap(To, From))
-    return copyElements(To, From, Double);
+    return copyElements(To, From, E);
   // The sides overlap (X = X(N:1:-1)): read all of the right-hand side
   // before writing any of the left.
   Index Bytes = elementCount(From) * From->elem_len;
   char *Buffer = static_cast<char *>(std::malloc(Bytes > 0 ? Bytes : 1));
-  transfer(From, Buffer, /*ToBuffer=*/true, Double);
-  transfer(To, Buffer, /*ToBuffer=*/false, Double);
+  transfer(From, Buffer, /*ToBuffer=*/true, E);
+  transfer(To, Buffer, /*ToBuffer=*/false, E);
   std::free(Buffer);
 }
 
@@ -524,7 +553,7 @@ void assignReal(Desc *To, const Desc *From, bool Double, const char *File,
 /// allocated by the constructor, it grows to twice its size; a variable
 /// that flang lets the constructor fill in place never has to grow.
 void reserve(Desc *To, Index &Capacity, Index Kept, Index Needed,
-             bool Double, const char *File, int Line) {
+             Element E, const char *File, int Line) {
   if (To->base_addr && Needed <= Capacity)
     return;
   if (To->base_addr && To->attribute != CFI_attribute_allocatable)
@@ -537,13 +566,105 @@ void reserve(Desc *To, Index &Capacity, Index Kept, Index Needed,
   char *Block = static_cast<char *>(
       std::malloc(NewCapacity > 0 ? NewCapacity * Size : 1));
   for (Index I = 0; I < Kept; ++I)
-    copyReal(Block + I * Size,
-             static_cast<char *>(To->base_addr) + I * To->dim[0].sm, Double);
+    copyElement(Block + I * Size,
+             static_cast<char *>(To->base_addr) + I * To->dim[0].sm, E);
   std::free(To->base_addr);
   To->base_addr = Block;
   To->dim[0].lower_bound = 1;
   To->dim[0].sm = Size;
   Capacity = NewCapacity;
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement: TRANSPOSE, SPREAD, RESHAPE, CSHIFT
+//===----------------------------------------------------------------------===//
+
+/// The element of \p A at zero-based subscripts (\p I, \p J, \p K), as
+/// far as its rank goes.
+char *elementAt(const Desc *A, Index I, Index J = 0, Index K = 0) {
+  Index Subscripts[3] = {I, J, K};
+  Index Offset = 0;
+  forEachDimension(A, 0, [&](int D) { Offset += Subscripts[D] * A->dim[D].sm; });
+  return static_cast<char *>(A->base_addr) + Offset;
+}
+
+/// R = TRANSPOSE(M), a new array.
+void transpose(Desc *R, const Desc *M) {
+  Index Extents[2] = {extent(M, 1), extent(M, 0)};
+  allocateLike(R, 2, Extents, M->type, M->elem_len);
+  Element E = elementOf(M);
+  for (Index J = 0; J < Extents[1]; ++J)
+    for (Index I = 0; I < Extents[0]; ++I)
+      copyElement(elementAt(R, I, J), elementAt(M, J, I), E);
+}
+
+/// R = SPREAD(S, Dim, Copies) for S of rank up to 2: S's elements repeated
+/// along a new dimension Dim (1-based).
+void spread(Desc *R, const Desc *S, int Dim, Index Copies) {
+  int D = Dim - 1, Rank = S->rank + 1;
+  // S's extents, with the copies inserted at D.
+  Index Extents[3] = {1, 1, 1};
+  forEachDimension(S, 0, [&](int K) { Extents[K < D ? K : K + 1] = extent(S, K); });
+  Extents[D] = Copies > 0 ? Copies : 0;
+  allocateLike(R, Rank, Extents, S->type, S->elem_len);
+  Element E = elementOf(S);
+  for (Index K = 0; K < Extents[2]; ++K)
+    for (Index J = 0; J < Extents[1]; ++J)
+      for (Index I = 0; I < Extents[0]; ++I) {
+        // Drop the subscript along D to find the source element.
+        Index At[3] = {I, J, K}, Source[2] = {0, 0};
+        for (int From = 0, To = 0; From != Rank; ++From)
+          if (From != D)
+            Source[To++] = At[From];
+        copyElement(elementAt(R, I, J, K),
+                    elementAt(S, Source[0], Source[1]), E);
+      }
+}
+
+/// An element of an INTEGER array, of any kind.
+Index integerAt(const Desc *A, Index I) {
+  const char *P = elementAt(A, I);
+  switch (A->elem_len) {
+  case 1:
+    return *reinterpret_cast<const int8_t *>(P);
+  case 2:
+    return *reinterpret_cast<const int16_t *>(P);
+  case 4:
+    return *reinterpret_cast<const int32_t *>(P);
+  default:
+    return *reinterpret_cast<const int64_t *>(P);
+  }
+}
+
+/// R = RESHAPE(S, Shape) without PAD= and ORDER=, to a rank up to 3: the
+/// elements of S in array element order.
+void reshape(Desc *R, const Desc *S, const Desc *Shape, const char *File,
+             int Line) {
+  Index Extents[3] = {1, 1, 1};
+  int Rank = static_cast<int>(extent(Shape, 0));
+  for (int K = 0; K != Rank; ++K)
+    Extents[K] = integerAt(Shape, K);
+  if (Extents[0] * Extents[1] * Extents[2] > elementCount(S))
+    _FortranAReportFatalUserError("RESHAPE: SOURCE is too small", File, Line);
+  allocateLike(R, Rank, Extents, S->type, S->elem_len);
+  Element E = elementOf(S);
+  char *To = static_cast<char *>(R->base_addr);
+  Index Count = elementCount(R), Next = 0, Size = S->elem_len;
+  forEachElementAddress(S, [&](const char *From) {
+    if (Next < Count)
+      copyElement(To + Size * Next++, From, E);
+  });
+}
+
+/// R = CSHIFT(V, Shift) of a vector: R(i) = V(i + Shift), circularly.
+void cshiftVector(Desc *R, const Desc *V, Index Shift) {
+  Index N = extent(V, 0);
+  allocateLike(R, 1, &N, V->type, V->elem_len);
+  Element E = elementOf(V);
+  for (Index I = 0; I < N; ++I) {
+    Index From = N ? (I + Shift) % N : 0;
+    copyElement(elementAt(R, I), elementAt(V, From < 0 ? From + N : From), E);
+  }
 }
 
 } // namespace
@@ -561,26 +682,26 @@ struct ArrayConstructorVector {
 
 namespace {
 
-/// Pushes \p Count REAL elements, those of \p From (or the scalar at
+/// Pushes \p Count elements, those of \p From (or the scalar at
 /// \p Scalar), to the end of the constructor's array.
-void pushReal(ArrayConstructorVector *V, const Desc *From, const char *Scalar,
+void pushElements(ArrayConstructorVector *V, const Desc *From, const char *Scalar,
               Index Count) {
   Desc *To = V->To;
-  bool Double = To->type == CFI_type_double;
+  Element E = elementOf(To);
   Index Next = V->NextValuePosition;
-  reserve(To, V->ActualAllocationSize, Next, Next + Count, Double,
+  reserve(To, V->ActualAllocationSize, Next, Next + Count, E,
           V->SourceFile, V->SourceLine);
   char *Base = static_cast<char *>(To->base_addr);
   Index Stride = To->dim[0].sm;
   if (Scalar) {
-    copyReal(Base + Next * Stride, Scalar, Double);
+    copyElement(Base + Next * Stride, Scalar, E);
   } else {
     Index Columns = columnCount(From), Length = columnLength(From),
           FromStride = columnStride(From), At = Next;
     for (Index C = 0; C < Columns; ++C) {
       const char *Column = columnStart(From, C);
       for (Index I = 0; I < Length; ++I, ++At)
-        copyReal(Base + At * Stride, Column + I * FromStride, Double);
+        copyElement(Base + At * Stride, Column + I * FromStride, E);
     }
   }
   V->NextValuePosition = Next + Count;
@@ -653,21 +774,35 @@ void MODEL(AMinvalDim)(Desc *R, const Desc *X, int Dim, const char *, int,
   reduceDimReal<MinvalOf>(R, X, Dim, Mask);
 }
 
-/// TRANSPOSE of a REAL matrix into a new array.
+/// TRANSPOSE, SPREAD, RESHAPE (without PAD= and ORDER=) and CSHIFT of a
+/// vector, of REAL or COMPLEX arrays, into new arrays.
 void MODEL(ATranspose)(Desc *R, const Desc *M, const char *, int) {
-  if (M->type == CFI_type_double)
-    return transpose<double>(R, M);
-  transpose<float>(R, M);
+  transpose(R, M);
 }
 
-/// Intrinsic assignment of REAL arrays (to allocatables, with
+void MODEL(ASpread)(Desc *R, const Desc *S, int Dim, int64_t Copies,
+                    const char *, int) {
+  spread(R, S, Dim, Copies);
+}
+
+void MODEL(AReshape)(Desc *R, const Desc *S, const Desc *Shape, const Desc *,
+                     const Desc *, const char *File, int Line) {
+  reshape(R, S, Shape, File, Line);
+}
+
+void MODEL(ACshiftVector)(Desc *R, const Desc *V, int64_t Shift, const char *,
+                          int) {
+  cshiftVector(R, V, Shift);
+}
+
+/// Intrinsic assignment of REAL and COMPLEX arrays (to allocatables, with
 /// reallocation).
 void MODEL(AAssign)(Desc *To, const Desc *From, const char *File, int Line) {
-  assignReal(To, From, From->type == CFI_type_double, File, Line);
+  assignElements(To, From, elementOf(From), File, Line);
 }
 
 /// Array constructors whose size flang cannot compute ([x, exp(x)],
-/// implied DO loops) of REAL values: flang allocates the constructor's
+/// implied DO loops) of REAL or COMPLEX values: flang allocates the constructor's
 /// state, calls Init, then Push for each value.
 void MODEL(AInitArrayConstructorVector)(ArrayConstructorVector *V, Desc *To,
                                         bool UseValueLengths, int,
@@ -682,15 +817,16 @@ void MODEL(AInitArrayConstructorVector)(ArrayConstructorVector *V, Desc *To,
 
 void MODEL(APushArrayConstructorValue)(ArrayConstructorVector *V,
                                        const Desc *From) {
-  pushReal(V, From, nullptr, elementCount(From));
+  pushElements(V, From, nullptr, elementCount(From));
 }
 
 void MODEL(APushArrayConstructorSimpleScalar)(ArrayConstructorVector *V,
                                               void *From) {
-  pushReal(V, nullptr, static_cast<const char *>(From), 1);
+  pushElements(V, nullptr, static_cast<const char *>(From), 1);
 }
 
-/// ALLOCATE(A(...)) with STAT= or ERRMSG=, of REAL arrays: flang sets
+/// ALLOCATE(A(...)) with STAT= or ERRMSG=, of REAL or COMPLEX arrays: flang
+/// sets
 /// the bounds with AllocatableSetBounds first. The runtime's allocation is
 /// malloc, and DEALLOCATE (or the end of the scope) frees with free.
 int MODEL(AAllocatableAllocate)(Desc *A, bool HasStat, const Desc *,
