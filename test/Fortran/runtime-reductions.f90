@@ -2,7 +2,8 @@
 ! -O0; at -O2 those with masks, rank 2, DIM=, or NORM2, PRODUCT, MINVAL),
 ! which the plugin replaces by its models: SUM (with MASK), PRODUCT,
 ! MAXVAL, MINVAL (with MASK), NORM2, DOT_PRODUCT, in REAL(8) and REAL(4),
-! and SUM, PRODUCT, MAXVAL, MINVAL along a dimension (ranks 2 and 3). Checks
+! SUM, PRODUCT, MAXVAL, MINVAL along a dimension (ranks 2 and 3), and
+! MAXLOC, MINLOC (calls at -O0), MOD and MODULO of reals. Checks
 ! the gradients against their closed forms, and that the value computed
 ! inside the gradient is bit for bit the runtime's (Kahan summation in SUM,
 ! NORM2's scaling, double accumulation for REAL(4) DOT_PRODUCT).
@@ -18,6 +19,7 @@
 ! CHECK-NEXT: empty mask ok
 ! CHECK-NEXT: dim value ok
 ! CHECK-NEXT: dim gradient ok
+! CHECK-NEXT: picks ok
 
 module reductions
   use iso_c_binding
@@ -67,6 +69,19 @@ contains
     r = dot_product(sum(m, dim=1), product(m(1:3, :), dim=1)) + &
         sum(maxval(m, dim=1)) + sum(minval(m, dim=2, mask=m > -0.5d0)) + &
         sum(sum(c, dim=2)**2)
+  end subroutine
+
+  ! Elements picked by MAXLOC and MINLOC (with MASK= and BACK=), and MOD
+  ! and MODULO: d mod(a, p) = da - aint(a / p) dp.
+  subroutine picks(x, m, r)
+    real(c_double), intent(in) :: x(:), m(:, :)
+    real(c_double), intent(out) :: r
+    integer :: i(1), j(2), k(2)
+    i = maxloc(x)
+    j = minloc(m, mask=m > -0.5d0)
+    k = maxloc(m, back=.true.)
+    r = 3 * x(i(1)) + m(j(1), j(2)) * m(k(1), k(2)) + mod(x(1), 0.3d0) + &
+        modulo(x(2), -0.7d0) * x(3)
   end subroutine
 
   ! No element selected: MAXVAL is -HUGE, and nothing has a derivative.
@@ -161,5 +176,25 @@ program main
     print *, 'dim gradient ok'
   else
     print *, 'dim gradient wrong:', dm, gm, dc, gc
+  end if
+
+  call picks(x, m, want)
+  dx = 0; dm = 0; dr = 1
+  call autodiff8(c_funloc(picks), x, dx, m, dm, r, dr)
+  big = maxloc(m, back=.true.)
+  small = minloc(m, mask=m > -0.5d0)
+  gx = 0
+  i = maxloc(x, 1)
+  gx(i) = 3
+  gx(1) = gx(1) + 1
+  gx(2) = gx(2) + x(3)
+  gx(3) = gx(3) + modulo(x(2), -0.7d0)
+  gm = 0
+  gm(small(1), small(2)) = m(big(1), big(2))
+  gm(big(1), big(2)) = gm(big(1), big(2)) + m(small(1), small(2))
+  if (r == want .and. maxval(abs(dx - gx)) < 1d-12 .and. maxval(abs(dm - gm)) < 1d-12) then
+    print *, 'picks ok'
+  else
+    print *, 'picks wrong:', r, want, dx, gx, dm, gm
   end if
 end program

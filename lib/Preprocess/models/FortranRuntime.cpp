@@ -667,6 +667,93 @@ void cshiftVector(Desc *R, const Desc *V, Index Shift) {
   }
 }
 
+//===----------------------------------------------------------------------===//
+// MAXLOC and MINLOC of REAL arrays, without DIM=
+//===----------------------------------------------------------------------===//
+
+/// Does \p Value replace \p Best as MAXLOC's (\p IsMax) or MINLOC's pick?
+/// NaNs are never picked over a number; equal values only with BACK=.
+template <typename T, bool IsMax> bool better(T Value, T Best, bool Back) {
+  if (Value != Value)
+    return false;
+  if (Value == Best)
+    return Back;
+  if (Best != Best)
+    return true;
+  return IsMax ? Value > Best : Value < Best;
+}
+
+/// R = MAXLOC(X) (or MINLOC): a new INTEGER vector of KIND \p Kind with
+/// the subscripts (from 1) of the picked element, zeros if none is
+/// selected.
+template <typename T, bool IsMax>
+void location(Desc *R, const Desc *X, int Kind, const Desc *Mask, bool Back) {
+  Index Found = -1, Linear = 0;
+  T Best = 0;
+  Index Columns = columnCount(X), Length = columnLength(X),
+        Stride = columnStride(X);
+  for (Index C = 0; C < Columns; ++C) {
+    const char *Column = columnStart(X, C);
+    for (Index I = 0; I < Length; ++I, ++Linear) {
+      if (!maskAt(Mask, C, I))
+        continue;
+      T Value = *reinterpret_cast<const T *>(Column + I * Stride);
+      if (Found < 0 || better<T, IsMax>(Value, Best, Back)) {
+        Found = Linear;
+        Best = Value;
+      }
+    }
+  }
+  Index Rank = X->rank;
+  signed char Type = Kind == 1   ? CFI_type_int8_t
+                     : Kind == 2 ? CFI_type_int16_t
+                     : Kind == 4 ? CFI_type_int32_t
+                                 : CFI_type_int64_t;
+  allocateLike(R, 1, &Rank, Type, Kind);
+  forEachDimension(X, 0, [&](int K) {
+    Index Subscript = Found < 0 ? 0 : Found % extent(X, K) + 1;
+    if (Found >= 0)
+      Found /= extent(X, K);
+    char *P = static_cast<char *>(R->base_addr) + K * Kind;
+    switch (Kind) {
+    case 1:
+      *reinterpret_cast<int8_t *>(P) = static_cast<int8_t>(Subscript);
+      break;
+    case 2:
+      *reinterpret_cast<int16_t *>(P) = static_cast<int16_t>(Subscript);
+      break;
+    case 4:
+      *reinterpret_cast<int32_t *>(P) = static_cast<int32_t>(Subscript);
+      break;
+    default:
+      *reinterpret_cast<int64_t *>(P) = Subscript;
+    }
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// MOD and MODULO of REAL numbers
+//===----------------------------------------------------------------------===//
+
+/// MOD(A, P) (or MODULO) as the runtime computes it, by fmod, which AD
+/// differentiates (1 in A, -AINT(A/P) in P). The runtime computes integral
+/// arguments with integers first: the same value, but a path without a
+/// derivative.
+template <typename T, bool Modulo>
+T mod(T A, T P, const char *File, int Line) {
+  if (P == 0)
+    _FortranAReportFatalUserError(Modulo ? "MODULO with P==0"
+                                         : "MOD with P==0",
+                                  File, Line);
+  if (A != A || P != P || __builtin_isinf(A) ||
+      (Modulo && __builtin_isinf(P)))
+    return std::numeric_limits<T>::quiet_NaN();
+  T Result = __builtin_fmod(A, P);
+  if (Modulo && (A < 0) != (P < 0))
+    Result = Result == 0 ? -Result : Result + P;
+  return Result;
+}
+
 } // namespace
 
 /// flang 19's ArrayConstructorVector (flang/Runtime/array-constructor.h),
@@ -753,6 +840,34 @@ extern "C" {
 
 REDUCTIONS(4, float)
 REDUCTIONS(8, double)
+
+#define LOCATIONS(Kind, T)                                                     \
+  void MODEL(AMaxlocReal##Kind)(Desc * R, const Desc *X, int ResultKind,       \
+                                const char *, int, const Desc *Mask,           \
+                                bool Back) {                                   \
+    location<T, true>(R, X, ResultKind, Mask, Back);                           \
+  }                                                                            \
+  void MODEL(AMinlocReal##Kind)(Desc * R, const Desc *X, int ResultKind,       \
+                                const char *, int, const Desc *Mask,           \
+                                bool Back) {                                   \
+    location<T, false>(R, X, ResultKind, Mask, Back);                          \
+  }
+
+LOCATIONS(4, float)
+LOCATIONS(8, double)
+
+float MODEL(AModReal4)(float A, float P, const char *File, int Line) {
+  return mod<float, false>(A, P, File, Line);
+}
+double MODEL(AModReal8)(double A, double P, const char *File, int Line) {
+  return mod<double, false>(A, P, File, Line);
+}
+float MODEL(AModuloReal4)(float A, float P, const char *File, int Line) {
+  return mod<float, true>(A, P, File, Line);
+}
+double MODEL(AModuloReal8)(double A, double P, const char *File, int Line) {
+  return mod<double, true>(A, P, File, Line);
+}
 
 void MODEL(ASumDim)(Desc *R, const Desc *X, int Dim, const char *, int,
                     const Desc *Mask) {
