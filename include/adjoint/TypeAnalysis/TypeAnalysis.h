@@ -15,7 +15,8 @@
 //     through i64;
 //   - uses: `load double` says its pointer points to Double at [0], integer
 //     multiplication and GEP indices say Integer;
-//   - TBAA access tags ("double", "int", "any pointer", ...);
+//   - TBAA access tags ("double", "int", "any pointer", ...; flang's
+//     "descriptor member" on an integer access: a descriptor field);
 //   - known library functions (malloc, realloc, memcpy, frexp, sincos...);
 // and flow through loads and stores (memory has one type for its whole
 // life: flow-insensitive), GEPs (constant offsets shift, variable indices
