@@ -195,6 +195,12 @@ bool substituteLibraryModels(
   return Changed;
 }
 
+void dropModelCallMarks(Function &F) {
+  for (Instruction &I : instructions(F))
+    if (I.hasMetadata(ModelCallMD))
+      I.setMetadata(ModelCallMD, nullptr);
+}
+
 bool hasLibraryModel(StringRef Name) {
   return modeledFunctions().contains(Name);
 }

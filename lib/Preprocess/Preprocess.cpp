@@ -279,6 +279,7 @@ Function *cloneForDifferentiation(
   // that flang passes to its runtime are mixed with models' code.
   if (substituteLibraryModels(*Clone, KeepCallsTo)) {
     inlineDefinedCallees(*Clone, F, KeepCallsTo, Inlined, /*OnlyModels=*/true);
+    dropModelCallMarks(*Clone);
     canonicalizeDescriptors(*Clone, FAM);
   }
   defineVectorLanes(*Clone);

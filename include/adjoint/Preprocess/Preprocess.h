@@ -45,6 +45,10 @@ llvm::Function *cloneForDifferentiation(
 /// and leaves \p Call alone.
 llvm::CallBase *substituteLibraryModel(llvm::CallBase &Call);
 
+/// Drops the marks that keep the calls models make from being redirected to
+/// models themselves, once the models are inlined into \p F.
+void dropModelCallMarks(llvm::Function &F);
+
 /// Does the library function \p Name have a model?
 bool hasLibraryModel(llvm::StringRef Name);
 
