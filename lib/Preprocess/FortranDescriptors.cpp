@@ -1,4 +1,4 @@
-//===- FortranDescriptors.cpp - What flang's descriptors hold ---------------===//
+//===- FortranDescriptors.cpp - What flang's descriptors hold -------------===//
 //
 // Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -98,8 +98,7 @@ std::optional<uint8_t> storedByte(const Value *Desc, uint64_t Offset,
 
 /// Byte \p Index of the value \p V stored into a descriptor.
 std::optional<uint8_t> byteOfStoredValue(Value *V, uint64_t Index,
-                                         const DataLayout &DL,
-                                         unsigned Depth) {
+                                         const DataLayout &DL, unsigned Depth) {
   Type *I8 = Type::getInt8Ty(V->getContext());
   if (auto *C = dyn_cast<Constant>(V)) {
     if (auto *Byte = dyn_cast_or_null<ConstantInt>(

@@ -29,8 +29,8 @@
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ConstantFolding.h"
-#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/MemorySSA.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -63,8 +63,7 @@ bool availableEverywhere(const Value *V, bool Descriptors) {
 /// What a load of \p Ty from \p Ptr reads of the constant \p Store writes,
 /// if the store covers those bytes: the optimizer merges the stores of a
 /// descriptor's rank, type and attribute into one store of <4 x i8>.
-Constant *partOfStoredConstant(StoreInst &Store, const Value *Ptr,
-                               Type *Ty) {
+Constant *partOfStoredConstant(StoreInst &Store, const Value *Ptr, Type *Ty) {
   auto *Stored = dyn_cast<Constant>(Store.getValueOperand());
   if (!Stored || !Store.isSimple())
     return nullptr;

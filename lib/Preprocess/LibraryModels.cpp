@@ -1,4 +1,4 @@
-//===- LibraryModels.cpp - Differentiable bodies for library functions ------===//
+//===- LibraryModels.cpp - Differentiable bodies for library functions ----===//
 //
 // Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -183,8 +183,8 @@ CallBase *substituteLibraryModel(CallBase &Call) {
   return New;
 }
 
-bool substituteLibraryModels(
-    Function &F, function_ref<bool(const Function &)> KeepCallsTo) {
+bool substituteLibraryModels(Function &F,
+                             function_ref<bool(const Function &)> KeepCallsTo) {
   bool Changed = false;
   for (Instruction &I : make_early_inc_range(instructions(F))) {
     auto *Call = dyn_cast<CallBase>(&I);

@@ -96,7 +96,8 @@ std::string demangleFortranNames(StringRef Message) {
   std::string Result;
   while (!Message.empty()) {
     size_t Start = Message.find("'_Q");
-    size_t End = Start == StringRef::npos ? Start : Message.find('\'', Start + 1);
+    size_t End =
+        Start == StringRef::npos ? Start : Message.find('\'', Start + 1);
     if (End == StringRef::npos) {
       Result += Message;
       break;

@@ -1,4 +1,4 @@
-//===- FortranRuntime.cpp - Differentiable models of flang's runtime -------===//
+//===- FortranRuntime.cpp - Differentiable models of flang's runtime ------===//
 //
 // Part of Adjoint, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -239,8 +239,8 @@ template <typename T> struct ProductOf {
 /// first is replaced by the next element. -HUGE (HUGE) when no element
 /// is selected.
 template <typename T, bool IsMax> struct ExtremumOf {
-  T Result = IsMax ? -std::numeric_limits<T>::max()
-                   : std::numeric_limits<T>::max();
+  T Result =
+      IsMax ? -std::numeric_limits<T>::max() : std::numeric_limits<T>::max();
   bool Any = false;
   void add(T V) {
     if (!Any || Result != Result || (IsMax ? V > Result : V < Result))
@@ -526,12 +526,12 @@ void transfer(const Desc *A, char *Buffer, bool ToBuffer, Element E) {
 /// Intrinsic assignment of a REAL or COMPLEX array or scalar \p From to
 /// \p To.
 void assignElements(Desc *To, const Desc *From, Element E, const char *File,
-                int Line) {
+                    int Line) {
   if (From->rank != 0 && To->attribute == CFI_attribute_allocatable)
     conformAllocatable(To, From);
   else if (!To->base_addr)
-    _FortranAReportFatalUserError(
-        "assignment to an unallocated allocatable", File, Line);
+    _FortranAReportFatalUserError("assignment to an unallocated allocatable",
+                                  File, Line);
   if (From->rank == 0 || !mayOverlap(To, From))
     return copyElements(To, From, E);
   // The sides overlap (X = X(N:1:-1)): read all of the right-hand side
@@ -552,8 +552,8 @@ void assignElements(Desc *To, const Desc *From, Element E, const char *File,
 /// set (the constructor's final extent, when known) if that is enough;
 /// allocated by the constructor, it grows to twice its size; a variable
 /// that flang lets the constructor fill in place never has to grow.
-void reserve(Desc *To, Index &Capacity, Index Kept, Index Needed,
-             Element E, const char *File, int Line) {
+void reserve(Desc *To, Index &Capacity, Index Kept, Index Needed, Element E,
+             const char *File, int Line) {
   if (To->base_addr && Needed <= Capacity)
     return;
   if (To->base_addr && To->attribute != CFI_attribute_allocatable)
@@ -567,7 +567,7 @@ void reserve(Desc *To, Index &Capacity, Index Kept, Index Needed,
       std::malloc(NewCapacity > 0 ? NewCapacity * Size : 1));
   for (Index I = 0; I < Kept; ++I)
     copyElement(Block + I * Size,
-             static_cast<char *>(To->base_addr) + I * To->dim[0].sm, E);
+                static_cast<char *>(To->base_addr) + I * To->dim[0].sm, E);
   std::free(To->base_addr);
   To->base_addr = Block;
   To->dim[0].lower_bound = 1;
@@ -584,7 +584,8 @@ void reserve(Desc *To, Index &Capacity, Index Kept, Index Needed,
 char *elementAt(const Desc *A, Index I, Index J = 0, Index K = 0) {
   Index Subscripts[3] = {I, J, K};
   Index Offset = 0;
-  forEachDimension(A, 0, [&](int D) { Offset += Subscripts[D] * A->dim[D].sm; });
+  forEachDimension(A, 0,
+                   [&](int D) { Offset += Subscripts[D] * A->dim[D].sm; });
   return static_cast<char *>(A->base_addr) + Offset;
 }
 
@@ -604,7 +605,8 @@ void spread(Desc *R, const Desc *S, int Dim, Index Copies) {
   int D = Dim - 1, Rank = S->rank + 1;
   // S's extents, with the copies inserted at D.
   Index Extents[3] = {1, 1, 1};
-  forEachDimension(S, 0, [&](int K) { Extents[K < D ? K : K + 1] = extent(S, K); });
+  forEachDimension(S, 0,
+                   [&](int K) { Extents[K < D ? K : K + 1] = extent(S, K); });
   Extents[D] = Copies > 0 ? Copies : 0;
   allocateLike(R, Rank, Extents, S->type, S->elem_len);
   Element E = elementOf(S);
@@ -616,8 +618,8 @@ void spread(Desc *R, const Desc *S, int Dim, Index Copies) {
         for (int From = 0, To = 0; From != Rank; ++From)
           if (From != D)
             Source[To++] = At[From];
-        copyElement(elementAt(R, I, J, K),
-                    elementAt(S, Source[0], Source[1]), E);
+        copyElement(elementAt(R, I, J, K), elementAt(S, Source[0], Source[1]),
+                    E);
       }
 }
 
@@ -739,14 +741,11 @@ void location(Desc *R, const Desc *X, int Kind, const Desc *Mask, bool Back) {
 /// differentiates (1 in A, -AINT(A/P) in P). The runtime computes integral
 /// arguments with integers first: the same value, but a path without a
 /// derivative.
-template <typename T, bool Modulo>
-T mod(T A, T P, const char *File, int Line) {
+template <typename T, bool Modulo> T mod(T A, T P, const char *File, int Line) {
   if (P == 0)
-    _FortranAReportFatalUserError(Modulo ? "MODULO with P==0"
-                                         : "MOD with P==0",
+    _FortranAReportFatalUserError(Modulo ? "MODULO with P==0" : "MOD with P==0",
                                   File, Line);
-  if (A != A || P != P || __builtin_isinf(A) ||
-      (Modulo && __builtin_isinf(P)))
+  if (A != A || P != P || __builtin_isinf(A) || (Modulo && __builtin_isinf(P)))
     return std::numeric_limits<T>::quiet_NaN();
   T Result = __builtin_fmod(A, P);
   if (Modulo && (A < 0) != (P < 0))
@@ -771,13 +770,13 @@ namespace {
 
 /// Pushes \p Count elements, those of \p From (or the scalar at
 /// \p Scalar), to the end of the constructor's array.
-void pushElements(ArrayConstructorVector *V, const Desc *From, const char *Scalar,
-              Index Count) {
+void pushElements(ArrayConstructorVector *V, const Desc *From,
+                  const char *Scalar, Index Count) {
   Desc *To = V->To;
   Element E = elementOf(To);
   Index Next = V->NextValuePosition;
-  reserve(To, V->ActualAllocationSize, Next, Next + Count, E,
-          V->SourceFile, V->SourceLine);
+  reserve(To, V->ActualAllocationSize, Next, Next + Count, E, V->SourceFile,
+          V->SourceLine);
   char *Base = static_cast<char *>(To->base_addr);
   Index Stride = To->dim[0].sm;
   if (Scalar) {
@@ -804,7 +803,7 @@ void pushElements(ArrayConstructorVector *V, const Desc *From, const char *Scala
 
 extern "C" {
 
-#define REDUCTIONS(Kind, T)                                   \
+#define REDUCTIONS(Kind, T)                                                    \
   T MODEL(ASumReal##Kind)(const Desc *X, const char *, int, int,               \
                           const Desc *Mask) {                                  \
     return reduce<SumOf<T>, T>(X, Mask);                                       \
@@ -828,13 +827,12 @@ extern "C" {
                                  int) {                                        \
     return dotProduct<T>(X, Y);                                                \
   }                                                                            \
-  void MODEL(AMatmulReal##Kind##Real##Kind)(Desc *R, const Desc *X,           \
-                                            const Desc *Y, const char *,       \
-                                            int) {                             \
+  void MODEL(AMatmulReal##Kind##Real##Kind)(                                   \
+      Desc * R, const Desc *X, const Desc *Y, const char *, int) {             \
     matmul<T, false>(R, X, Y);                                                 \
   }                                                                            \
   void MODEL(AMatmulTransposeReal##Kind##Real##Kind)(                          \
-      Desc *R, const Desc *X, const Desc *Y, const char *, int) {             \
+      Desc * R, const Desc *X, const Desc *Y, const char *, int) {             \
     matmul<T, true>(R, X, Y);                                                  \
   }
 
@@ -917,8 +915,8 @@ void MODEL(AAssign)(Desc *To, const Desc *From, const char *File, int Line) {
 }
 
 /// Array constructors whose size flang cannot compute ([x, exp(x)],
-/// implied DO loops) of REAL or COMPLEX values: flang allocates the constructor's
-/// state, calls Init, then Push for each value.
+/// implied DO loops) of REAL or COMPLEX values: flang allocates the
+/// constructor's state, calls Init, then Push for each value.
 void MODEL(AInitArrayConstructorVector)(ArrayConstructorVector *V, Desc *To,
                                         bool UseValueLengths, int,
                                         const char *File, int Line) {
@@ -949,8 +947,8 @@ int MODEL(AAllocatableAllocate)(Desc *A, bool HasStat, const Desc *,
   if (A->base_addr) {
     if (HasStat)
       return CFI_ERROR_BASE_ADDR_NOT_NULL;
-    _FortranAReportFatalUserError("ALLOCATE of an allocated allocatable",
-                                  File, Line);
+    _FortranAReportFatalUserError("ALLOCATE of an allocated allocatable", File,
+                                  Line);
   }
   Index Stride = A->elem_len;
   forEachDimension(A, 0, [&](int K) {
