@@ -10,16 +10,15 @@
 // (and COMPLEX ones, those that only move data), of limited rank for some.
 // A model is used where the descriptors are known to fit; elsewhere the
 // runtime is called as the program does, and AD reports the call if
-// derivatives reach it. Models thus never need to fall
-// back to the runtime, which would let the descriptors escape and keep them
-// in memory.
+// derivatives reach it. Models thus never need to fall back to the
+// runtime, which would let the descriptors escape and keep them in memory.
 //
 // Known means: the descriptor is a stack slot of the function that flang
-// filled in (a store of the type field, of a constant that covers it such
-// as the <4 x i8> the optimizer makes of rank, type and attribute, or of a
-// whole descriptor value, at -O0, whose field is a constant or copied from
-// another such descriptor), and otherwise only read or passed to functions
-// that have models, which keep a REAL type REAL.
+// filled in (a store of the field, of a constant that covers it such as
+// the <4 x i8> the optimizer makes of rank, type and attribute, of a whole
+// descriptor value whose field is a constant or copied from another such
+// descriptor (-O0), or a memset), and otherwise only read or passed to
+// functions that have models, which keep a REAL type REAL.
 //
 //===----------------------------------------------------------------------===//
 

@@ -14,7 +14,8 @@
 // every later stage, in both modes, sees ordinary code.
 //
 // The model of `f` is the function `__adjoint_model_f` of the embedded
-// module: adding one is writing that function.
+// module: adding one is writing that function. Models of functions that
+// serve several types apply only where FortranDescriptors.cpp says so.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,9 +75,9 @@ const StringSet<> &modeledFunctions() {
   return Names;
 }
 
-/// Marks the calls a model makes: a model falls back to the real library
-/// function for what it does not cover, and that call must stay one (it
-/// would otherwise be redirected to the model again, a recursion).
+/// Marks the calls a model makes (malloc, free, the runtime's error
+/// report): they call the library itself, and must stay calls even where
+/// the library function has a model (a model would call itself).
 constexpr StringLiteral ModelCallMD = "adjoint.model.call";
 
 /// Prepares the calls in a linked model. flang declares the runtime
