@@ -232,7 +232,7 @@ private:
 
 std::optional<AutodiffRequest> CallParser::parse() {
   // With a large struct return the ABI passes the result buffer first.
-  if (Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet))
+  if (returnsThroughBuffer(Call))
     Next = 1;
   if (Next >= Call.arg_size()) {
     fail(EntryName + " needs the function to differentiate as its first "
@@ -561,6 +561,10 @@ void removeUnusedEntryPoints(Module &M) {
     if (F.use_empty())
       F.eraseFromParent();
   }
+}
+
+bool returnsThroughBuffer(const CallBase &Call) {
+  return Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet);
 }
 
 std::optional<AutodiffRequest> parseAutodiffCall(CallBase &Call) {

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CallDispatch.h"
+#include "adjoint/Frontend/AutodiffRequest.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -64,19 +65,11 @@ SmallSetVector<Function *, 4> possibleFunctions(Value *V) {
   return Targets;
 }
 
-/// The argument of an entry-point call that names the function: the first,
-/// after the result buffer of a large struct return.
-unsigned functionOperand(const CallBase &Call) {
-  return Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet)
-             ? 1
-             : 0;
-}
-
 } // namespace
 
 SmallVector<CallBase *, 2> dispatchOnFunction(CallBase &Call) {
   auto *CI = dyn_cast<CallInst>(&Call);
-  unsigned FnIdx = functionOperand(Call);
+  unsigned FnIdx = returnsThroughBuffer(Call) ? 1 : 0;
   if (!CI || FnIdx >= Call.arg_size())
     return {&Call};
   Value *FnPtr = Call.getArgOperand(FnIdx);

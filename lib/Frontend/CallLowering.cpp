@@ -165,8 +165,7 @@ bool lowerAutodiffCall(const AutodiffRequest &R, Function &Gradient,
   CallInst *NewCall = B.CreateCall(&Gradient, Args);
   NewCall->setDebugLoc(Call.getDebugLoc());
 
-  bool ThroughSRet =
-      Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet);
+  bool ThroughSRet = returnsThroughBuffer(Call);
   Type *Expected =
       ThroughSRet ? Call.getParamStructRetType(0) : Call.getType();
   SmallVector<Type *, 8> GradientLeaves;

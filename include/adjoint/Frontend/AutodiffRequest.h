@@ -115,6 +115,11 @@ void removeUnusedEntryPoints(llvm::Module &M);
 /// Is \p GV one of the activity-marker globals (enzyme_dup, ...)?
 std::optional<ArgActivity> markerActivity(llvm::StringRef GlobalName);
 
+/// Does the entry-point call \p Call return its result through a buffer
+/// passed as its first argument (a large struct return, `sret`)? The
+/// function to differentiate is then the second argument.
+bool returnsThroughBuffer(const llvm::CallBase &Call);
+
 /// Parses \p Call. On misuse, reports an error located at the call and
 /// returns std::nullopt. Inserts conversions (undoing C's variadic
 /// promotions) before the call.
