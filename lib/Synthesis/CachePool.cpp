@@ -102,6 +102,14 @@ FunctionCallee declareGive(Module &M) {
   return Give;
 }
 
+/// The usable size of a block, 0 for null (malloc_usable_size's answer).
+Value *emitUsableSize(Value *Block, IRBuilderBase &B) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  return B.CreateCall(M.getOrInsertFunction("malloc_usable_size",
+                                            B.getInt64Ty(), B.getPtrTy()),
+                      {Block});
+}
+
 struct PoolAccess {
   IRBuilder<> &B;
   Value *Slots;
@@ -117,14 +125,6 @@ struct PoolAccess {
   }
   Value *slot(unsigned Index) { return slot(B.getInt64(Index)); }
 
-  /// The usable size of a block, 0 for null (malloc_usable_size's answer).
-  Value *usableSize(Value *Block) {
-    Module &M = *B.GetInsertBlock()->getModule();
-    return B.CreateCall(M.getOrInsertFunction("malloc_usable_size",
-                                              B.getInt64Ty(), B.getPtrTy()),
-                        {Block});
-  }
-
   /// Scans the slots in order for the kept block that \p Prefers (given its
   /// usable size and the size of the one chosen so far, starting from
   /// UINT64_MAX); returns its slot index, PoolSlots if none, and its size.
@@ -132,7 +132,7 @@ struct PoolAccess {
   choose(function_ref<Value *(Value *Usable, Value *Chosen)> Prefers) {
     Value *Index = B.getInt64(PoolSlots), *Size = B.getInt64(-1);
     for (unsigned I = 0; I < PoolSlots; ++I) {
-      Value *Usable = usableSize(B.CreateLoad(B.getPtrTy(), slot(I)));
+      Value *Usable = emitUsableSize(B.CreateLoad(B.getPtrTy(), slot(I)), B);
       Value *Better = Prefers(Usable, Size);
       Index = B.CreateSelect(Better, B.getInt64(I), Index);
       Size = B.CreateSelect(Better, Usable, Size);
@@ -241,7 +241,7 @@ void defineGive(Module &M) {
   B.CreateRetVoid();
 
   B.SetInsertPoint(NotNull);
-  Value *Size = PoolAccess(B, M).usableSize(Block);
+  Value *Size = emitUsableSize(Block, B);
   BasicBlock *Small = BasicBlock::Create(C, "small", F);
   BasicBlock *Keep = BasicBlock::Create(C, "keep", F);
   B.CreateCondBr(B.CreateICmpULT(Size, B.getInt64(SmallBlock)), Small, Keep);
@@ -286,7 +286,7 @@ void defineBlockSize(Module &M) {
   if (!F)
     return;
   IRBuilder<> B(&F->getEntryBlock());
-  B.CreateRet(PoolAccess(B, M).usableSize(F->getArg(0)));
+  B.CreateRet(emitUsableSize(F->getArg(0), B));
 }
 
 } // namespace
